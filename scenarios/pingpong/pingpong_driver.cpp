@@ -1,0 +1,82 @@
+// Study `pingpong`: the smallest experiment that proves the harness. A client sends `requests` requests of
+// `request_size` to a server and waits for each reply of `reply_size`; with a constant one-way latency L and
+// bandwidth B the run takes requests × (2L + (request_size + reply_size) / B), a closed form the tests check.
+// The `fault` parameter makes a run abort or hang, to exercise the runner's crash and timeout isolation.
+#include <cstdlib>
+
+#include "sim/sim_world.h"
+#include "sim/study.h"
+
+namespace perflab {
+namespace {
+
+struct Ping {
+  int64_t index;
+};
+
+Result<Metrics> run_pingpong(const RunContext& context) {
+  const int64_t requests = context.params.integer("requests");
+  const double request_size = context.params.real("request_size");
+  const double reply_size = context.params.real("reply_size");
+  const std::string& fault = context.params.string("fault");
+  if (fault == "abort") std::abort();
+  if (fault == "hang") {
+    for (volatile bool forever = true; forever;) {
+    }
+  }
+
+  SimWorld world(context, {"client", "server"});
+  auto* to_server = simgrid::s4u::Mailbox::by_name("server");
+  auto* to_client = simgrid::s4u::Mailbox::by_name("client");
+  double rtt_total = 0;
+  int64_t messages = 0;
+
+  simgrid::s4u::Actor::create("client", world.host("client"), [&] {
+    for (int64_t i = 0; i < requests; ++i) {
+      double sent = SimWorld::now();
+      world.send(to_server, std::make_unique<Ping>(Ping{i}), request_size, "request");
+      SimWorld::receive<Ping>(to_client);
+      rtt_total += SimWorld::now() - sent;
+      messages += 2;
+    }
+  });
+  simgrid::s4u::Actor::create("server", world.host("server"), [&] {
+    for (int64_t i = 0; i < requests; ++i) {
+      auto ping = SimWorld::receive<Ping>(to_server);
+      world.send(to_client, std::move(ping), reply_size, "reply");
+    }
+  });
+  double duration = world.run();
+  return Metrics{{"duration_s", duration},
+                 {"rtt_mean_s", rtt_total / static_cast<double>(requests)},
+                 {"messages", static_cast<double>(messages)}};
+}
+
+Study pingpong_study() {
+  Study study;
+  study.name = "pingpong";
+  study.description = "request/reply over one link: proves the harness against closed forms";
+  study.params = {
+      {"requests", ParamType::kInt, "100", "requests the client sends, one at a time", {}, 1},
+      {"request_size", ParamType::kSize, "\"1KiB\"", "bytes of each request", {}, 0},
+      {"reply_size", ParamType::kSize, "\"1KiB\"", "bytes of each reply", {}, 0},
+      {"fault",
+       ParamType::kChoice,
+       "\"none\"",
+       "harness self-test: make the run abort or hang",
+       {"none", "abort", "hang"},
+       0},
+  };
+  study.metrics = {
+      {"duration_s", "simulated time until the last reply arrived"},
+      {"rtt_mean_s", "mean round-trip time of a request"},
+      {"messages", "messages sent (requests + replies)"},
+  };
+  study.run_sim = run_pingpong;
+  return study;
+}
+
+const StudyRegistration registration(pingpong_study);
+
+}  // namespace
+}  // namespace perflab

@@ -1,0 +1,259 @@
+// The perflab command line: list, describe, run, reproduce. Exit status: 0 success, 1 some runs failed,
+// 2 bad input (scenario file, flag, workload file), 130 interrupted.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/outputs.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+#include "sim/value_format.h"
+
+namespace perflab {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr int kExitFailedRuns = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInterrupted = 130;
+
+int fail_input(const std::string& message) {
+  std::fprintf(stderr, "perflab: error: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+fs::path results_dir() {
+  if (const char* env = std::getenv("PERFLAB_RESULTS")) return env;
+  return PERFLAB_RESULTS_DIR;
+}
+
+std::vector<fs::path> shipped_scenarios() {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(scenarios_dir(), ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int default_jobs() {
+  return std::max(1U, std::thread::hardware_concurrency());
+}
+
+struct RunFlags {
+  std::string scenario;
+  std::vector<std::string> sets;
+  int seeds = 0;
+  int jobs = 0;
+  std::string out;
+  std::string format = "md";
+  std::string point_timeout;
+  bool resume = false;
+  std::string timeline;
+};
+
+// Runs one loaded scenario and writes its outputs; returns the exit status.
+int execute(const Scenario& scenario, const RunFlags& flags, const std::optional<fs::path>& out_dir,
+            RunTable* result = nullptr) {
+  RunOptions options;
+  options.jobs = flags.jobs > 0 ? flags.jobs : (scenario.engine == "micro" ? 1 : default_jobs());
+  options.progress = isatty(STDERR_FILENO) != 0;
+  options.resume = flags.resume;
+  if (!flags.point_timeout.empty()) {
+    auto timeout = parse_quantity(flags.point_timeout, Quantity::kDuration);
+    if (!timeout.ok())
+      return fail_input("--point-timeout " + flags.point_timeout + ": " + timeout.status().message());
+    if (*timeout <= 0) return fail_input("--point-timeout must be positive, e.g. --point-timeout 30s");
+    options.point_timeout_s = *timeout;
+  }
+  if (!flags.timeline.empty()) options.timeline = fs::absolute(flags.timeline);
+  if (flags.resume && !out_dir) return fail_input("--resume continues an --out run: give the same --out DIR");
+  if (out_dir) {
+    std::error_code ec;
+    fs::create_directories(*out_dir, ec);
+    if (ec) return fail_input(out_dir->string() + ": cannot create the output folder: " + ec.message());
+    options.journal = *out_dir / (scenario.name + ".journal");
+  }
+  auto table = run_scenario(scenario, options);
+  if (!table.ok()) return fail_input(table.status().message());
+  if (out_dir) {
+    auto written = write_outputs(*table, *out_dir);
+    if (!written.ok()) return fail_input(written.message());
+    std::error_code ec;
+    if (!table->interrupted) fs::remove(*options.journal, ec);  // complete: the CSV says it all
+  }
+  if (flags.format == "csv") {
+    std::cout << summary_csv(*table);
+  } else if (flags.format == "json") {
+    std::cout << summary_json(*table);
+  } else {
+    std::cout << summary_markdown(*table);
+  }
+  std::cout.flush();
+  if (result != nullptr) *result = *table;
+  if (table->interrupted) {
+    std::fprintf(stderr, "perflab: interrupted; finished runs were kept%s\n",
+                 out_dir ? " (continue with --resume)" : "");
+    return kExitInterrupted;
+  }
+  if (table->failed() > 0) {
+    std::fprintf(stderr, "perflab: %zu of %zu runs failed (see the error column)\n", table->failed(),
+                 table->rows.size());
+    return kExitFailedRuns;
+  }
+  return 0;
+}
+
+Result<Scenario> load_with_flags(const RunFlags& flags) {
+  std::vector<Override> overrides;
+  for (const auto& text : flags.sets) {
+    auto o = parse_override(text);
+    if (!o.ok()) return o.status();
+    overrides.push_back(*o);
+  }
+  if (flags.seeds > 0) overrides.push_back({"scenario.seeds", std::to_string(flags.seeds)});
+  return load_scenario(flags.scenario, overrides);
+}
+
+int cmd_list() {
+  for (const auto& file : shipped_scenarios()) {
+    auto scenario = load_scenario(file, {});
+    auto relative = fs::relative(file, scenarios_dir());
+    if (!scenario.ok()) {
+      std::printf("%-36s  (invalid: %s)\n", relative.c_str(), scenario.status().message().c_str());
+      continue;
+    }
+    std::printf("%-36s  %-10s %-5s %s%s\n", relative.c_str(), scenario->study->name.c_str(),
+                scenario->engine.c_str(), scenario->headline ? "[headline] " : "",
+                scenario->description.c_str());
+  }
+  return 0;
+}
+
+int cmd_describe(const std::string& name) {
+  const Study* study = find_study(name);
+  if (study == nullptr) {
+    std::string names;
+    for (const auto* s : all_studies()) names += (names.empty() ? "" : ", ") + s->name;
+    return fail_input("unknown study \"" + name + "\", expected one of: " + names);
+  }
+  std::printf("Study %s: %s\n\nEngines: %s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
+              study->name.c_str(), study->description.c_str(), study->run_sim ? "sim " : "",
+              study->setup_micro ? "micro" : "");
+  for (const auto& p : study->params) {
+    std::string type = type_name(p.type);
+    if (p.type == ParamType::kChoice) {
+      std::string choices;
+      for (const auto& c : p.choices) choices += (choices.empty() ? "" : "|") + c;
+      type += " (" + choices + ")";
+    }
+    std::printf("  %-24s %-28s default %s\n  %24s %s\n", p.name.c_str(), type.c_str(),
+                p.default_value.empty() ? "(required)" : p.default_value.c_str(), "", p.meaning.c_str());
+  }
+  std::printf("\nMetrics (CSV columns):\n");
+  for (const auto& m : study->metrics) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+  return 0;
+}
+
+int cmd_reproduce(const std::vector<std::string>& studies, int jobs) {
+  for (const auto& name : studies) {
+    if (find_study(name) == nullptr) return cmd_describe(name);
+  }
+  int status = 0;
+  int ran = 0;
+  for (const auto& file : shipped_scenarios()) {
+    auto scenario = load_scenario(file, {});
+    if (!scenario.ok()) return fail_input(scenario.status().message());
+    if (!scenario->headline) continue;
+    const auto& study_name = scenario->study->name;
+    if (!studies.empty() && std::find(studies.begin(), studies.end(), study_name) == studies.end()) continue;
+    ++ran;
+    std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario->name.c_str(), file.c_str());
+    RunFlags flags;
+    flags.jobs = jobs;
+    RunTable table;
+    fs::path out = results_dir() / study_name;
+    int s = execute(*scenario, flags, out, &table);
+    if (s == kExitInterrupted || s == kExitBadInput) return s;
+    status = std::max(status, s);
+    if (scenario->study->headline_report) {
+      std::string report = scenario->study->headline_report(table);
+      std::cout << "\n" << report << "\n";
+      std::ofstream(out / (scenario->name + ".report.md")) << report;
+    }
+  }
+  if (ran == 0) return fail_input("no headline scenario found for the requested studies");
+  return status;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{
+      "perflab: runs real implementations of famous performance fixes against simulated networks with\n"
+      "injected random latency (and on the real CPU), sweeps their knobs and prints the tables.\n"
+      "Scenarios are TOML files (see `perflab list`, `perflab describe STUDY`)."};
+  app.require_subcommand(1);
+
+  auto* list = app.add_subcommand("list", "List the shipped scenarios, one line each");
+  std::string describe_name;
+  auto* describe =
+      app.add_subcommand("describe", "Show a study's parameters (type, default, meaning) and metrics");
+  describe->add_option("STUDY", describe_name, "Study name")->required();
+
+  RunFlags flags;
+  auto* run = app.add_subcommand("run", "Run a scenario: every grid point x seed, each in its own process");
+  run->add_option("SCENARIO", flags.scenario, "Scenario file (.toml)")->required();
+  run->add_option("--set", flags.sets,
+                  "Override any key with a TOML value: --set params.prune_threshold=2, "
+                  "--set 'sweep.prefetch_depth=[0,1,500]', --set 'network.latency=\"constant(50ms)\"'")
+      ->allow_extra_args(false);
+  run->add_option("--seeds", flags.seeds, "Replications per grid point (overrides [scenario] seeds)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--jobs", flags.jobs, "Runs in parallel (default: cores for sim, 1 for micro)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--out", flags.out, "Write DIR/<name>.csv, .summary.csv and .md");
+  run->add_option("--format", flags.format, "Summary printed on stdout")
+      ->check(CLI::IsMember({"md", "csv", "json"}));
+  run->add_option("--point-timeout", flags.point_timeout,
+                  "Wall limit per run, e.g. 30s; a run over it fails");
+  run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
+  run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
+
+  std::vector<std::string> reproduce_studies;
+  int reproduce_jobs = 0;
+  auto* reproduce =
+      app.add_subcommand("reproduce", "Run the headline scenarios, write results/, print the tables");
+  reproduce->add_option("STUDY", reproduce_studies, "Only these studies (default: all)");
+  reproduce->add_option("--jobs", reproduce_jobs, "Runs in parallel (default: cores)")
+      ->check(CLI::PositiveNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "perflab: error: %s\nRun with --help for usage.\n", e.what());
+    return kExitBadInput;
+  }
+
+  if (*list) return cmd_list();
+  if (*describe) return cmd_describe(describe_name);
+  if (*reproduce) return cmd_reproduce(reproduce_studies, reproduce_jobs);
+  auto scenario = load_with_flags(flags);
+  if (!scenario.ok()) return fail_input(scenario.status().message());
+  std::optional<fs::path> out;
+  if (!flags.out.empty()) out = fs::path(flags.out);
+  return execute(*scenario, flags, out);
+}
+
+}  // namespace perflab

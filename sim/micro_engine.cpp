@@ -1,0 +1,58 @@
+#include "sim/micro_engine.h"
+
+#include <algorithm>
+
+#include <benchmark/benchmark.h>
+
+namespace perflab {
+namespace {
+
+// Collects the wall time of each repetition; prints nothing (the harness makes its own tables).
+class RepetitionCollector : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      if (run.error_occurred) error = run.error_message;
+      if (run.iterations > 0)
+        seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
+    }
+  }
+  std::vector<double> seconds;
+  std::string error;
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+Result<MicroResult> run_micro(const Study& study, const Params& params, int repetitions) {
+  auto workload = study.setup_micro(params);
+  if (!workload.ok()) return workload.status();
+  Metrics counters;
+  std::string failure;
+  benchmark::RegisterBenchmark(study.name.c_str(),
+                               [&](benchmark::State& state) {
+                                 for (auto _ : state) counters = workload->run();
+                               })
+      ->Iterations(1)
+      ->Repetitions(repetitions)
+      ->UseRealTime()
+      ->ReportAggregatesOnly(false);
+  RepetitionCollector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  benchmark::ClearRegisteredBenchmarks();
+  if (!collector.error.empty()) return Status::Error("benchmark failed: " + collector.error);
+  if (collector.seconds.empty()) return Status::Error("benchmark produced no repetitions");
+  MicroResult result;
+  result.repetitions = collector.seconds;
+  result.metrics = workload->report(median(collector.seconds), counters);
+  return result;
+}
+
+}  // namespace perflab

@@ -1,0 +1,243 @@
+#include "sim/outputs.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include "analysis/stats.h"
+#include "sim/value_format.h"
+
+namespace perflab {
+namespace {
+
+std::string join_csv(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
+std::vector<std::string> metric_names(const RunTable& table) {
+  std::vector<std::string> names;
+  for (const auto& m : table.scenario->study->metrics) names.push_back(m.name);
+  return names;
+}
+
+// Parameters that differ between grid points: the columns worth showing in a human table.
+std::vector<size_t> varying_columns(const Scenario& scenario) {
+  std::vector<size_t> columns;
+  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+    std::set<std::string> values;
+    for (const auto& point : scenario.grid) values.insert(point.column_values[c]);
+    if (values.size() > 1) columns.push_back(c);
+  }
+  return columns;
+}
+
+size_t failed_runs(const RunTable& table, size_t point) {
+  size_t n = 0;
+  for (const auto& row : table.rows) n += row.point == point && row.done && !row.error.empty();
+  return n;
+}
+
+std::string first_error(const RunTable& table, size_t point) {
+  for (const auto& row : table.rows) {
+    if (row.point == point && row.done && !row.error.empty()) return row.error;
+  }
+  return "";
+}
+
+// "12.3 ± 0.4" with digits suited to the interval.
+std::string mean_with_interval(const stats::Summary& s) {
+  double half = (s.ci95_high - s.ci95_low) / 2;
+  double magnitude = std::max(std::fabs(s.mean), half);
+  int decimals = 0;
+  if (magnitude > 0)
+    decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
+  char text[96];
+  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
+    std::snprintf(text, sizeof text, "%.*f ± %.*f", decimals, s.mean, decimals, half);
+  } else {
+    std::snprintf(text, sizeof text, "%.*f", decimals, s.mean);
+  }
+  return text;
+}
+
+Status write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file);
+  out << text;
+  return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
+}
+
+}  // namespace
+
+std::string rows_csv(const RunTable& table) {
+  const Scenario& scenario = *table.scenario;
+  std::vector<std::string> header = scenario.param_columns;
+  header.emplace_back("seed");
+  for (const auto& m : metric_names(table)) header.push_back(m);
+  header.emplace_back("error");
+  std::string out = join_csv(header);
+  for (const auto& row : table.rows) {
+    if (!row.done) continue;
+    std::vector<std::string> fields = scenario.grid[row.point].column_values;
+    fields.push_back(std::to_string(row.seed));
+    for (const auto& m : metric_names(table)) {
+      auto it = row.metrics.find(m);
+      fields.push_back(it == row.metrics.end() ? "" : format_number(it->second));
+    }
+    fields.push_back(row.error);
+    out += join_csv(fields);
+  }
+  return out;
+}
+
+std::string repetitions_csv(const RunTable& table) {
+  std::vector<std::string> header = table.scenario->param_columns;
+  for (const char* column : {"seed", "repetition", "seconds"}) header.emplace_back(column);
+  std::string out = join_csv(header);
+  for (const auto& row : table.rows) {
+    for (size_t r = 0; r < row.repetitions.size(); ++r) {
+      std::vector<std::string> fields = table.scenario->grid[row.point].column_values;
+      fields.push_back(std::to_string(row.seed));
+      fields.push_back(std::to_string(r));
+      fields.push_back(format_number(row.repetitions[r]));
+      out += join_csv(fields);
+    }
+  }
+  return out;
+}
+
+std::string summary_csv(const RunTable& table) {
+  const Scenario& scenario = *table.scenario;
+  std::vector<std::string> header = scenario.param_columns;
+  header.emplace_back("runs");
+  header.emplace_back("failed");
+  for (const auto& m : metric_names(table)) {
+    for (const char* stat : {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"}) header.push_back(m + stat);
+  }
+  std::string out = join_csv(header);
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    std::vector<std::string> fields = scenario.grid[p].column_values;
+    auto names = metric_names(table);
+    fields.push_back(std::to_string(table.values(p, names.front()).size()));
+    fields.push_back(std::to_string(failed_runs(table, p)));
+    for (const auto& m : names) {
+      auto values = table.values(p, m);
+      if (values.empty()) {
+        for (int i = 0; i < 5; ++i) fields.emplace_back("");
+        continue;
+      }
+      auto s = stats::summarize(values);
+      for (double v : {s.mean, s.ci95_low, s.ci95_high, s.min, s.max}) fields.push_back(format_number(v));
+    }
+    out += join_csv(fields);
+  }
+  return out;
+}
+
+std::string summary_json(const RunTable& table) {
+  const Scenario& scenario = *table.scenario;
+  auto quote = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  };
+  auto number = [](double v) { return std::isfinite(v) ? format_number(v) : std::string("null"); };
+  std::string out = "{\"scenario\": " + quote(scenario.name) + ", \"study\": " + quote(scenario.study->name) +
+                    ", \"points\": [\n";
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    out += p ? ",\n  {" : "  {";
+    out += "\"params\": {";
+    for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+      out += (c ? ", " : "") + quote(scenario.param_columns[c]) + ": " +
+             quote(scenario.grid[p].column_values[c]);
+    }
+    out += "}, \"failed\": " + std::to_string(failed_runs(table, p)) + ", \"metrics\": {";
+    bool first = true;
+    for (const auto& m : metric_names(table)) {
+      auto values = table.values(p, m);
+      if (values.empty()) continue;
+      auto s = stats::summarize(values);
+      out += (first ? "" : ", ") + quote(m) + ": {\"n\": " + std::to_string(s.n) +
+             ", \"mean\": " + number(s.mean) + ", \"ci95_low\": " + number(s.ci95_low) +
+             ", \"ci95_high\": " + number(s.ci95_high) + ", \"min\": " + number(s.min) +
+             ", \"max\": " + number(s.max) + "}";
+      first = false;
+    }
+    out += "}}";
+  }
+  return out + "\n]}\n";
+}
+
+std::string summary_markdown(const RunTable& table) {
+  const Scenario& scenario = *table.scenario;
+  auto shown = varying_columns(scenario);
+  std::string out = "### " + scenario.name + " (" + scenario.study->name + ", " + scenario.engine + " engine";
+  out += scenario.engine == "sim"
+             ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
+             : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
+  if (!scenario.description.empty()) out += scenario.description + "\n\n";
+  std::string fixed;
+  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+    if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
+    fixed +=
+        (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + scenario.grid[0].column_values[c];
+  }
+  if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
+  if (scenario.seeds > 1) out += "Values are mean ± half-width of the 95% Student-t interval over seeds.\n\n";
+  std::string header = "|";
+  std::string rule = "|";
+  for (size_t c : shown) {
+    header += " " + scenario.param_columns[c] + " |";
+    rule += "---|";
+  }
+  for (const auto& m : metric_names(table)) {
+    header += " " + m + " |";
+    rule += "---:|";
+  }
+  out += header + "\n" + rule + "\n";
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    std::string line = "|";
+    for (size_t c : shown) line += " " + scenario.grid[p].column_values[c] + " |";
+    for (const auto& m : metric_names(table)) {
+      auto values = table.values(p, m);
+      line += " " + (values.empty() ? std::string("—") : mean_with_interval(stats::summarize(values))) + " |";
+    }
+    out += line + "\n";
+  }
+  bool any_failed = false;
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    size_t failed = failed_runs(table, p);
+    if (failed == 0) continue;
+    if (!any_failed) out += "\nFailed runs:\n";
+    any_failed = true;
+    std::string where;
+    for (size_t c : shown)
+      where +=
+          (where.empty() ? "" : ", ") + scenario.param_columns[c] + "=" + scenario.grid[p].column_values[c];
+    out += "- " + (where.empty() ? std::string("point ") + std::to_string(p) : where) + ": " +
+           std::to_string(failed) + " failed: " + first_error(table, p) + "\n";
+  }
+  if (table.interrupted) out += "\n(Interrupted: only finished runs are shown.)\n";
+  return out;
+}
+
+Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error(dir.string() + ": cannot create the output folder: " + ec.message());
+  const std::string stem = (dir / table.scenario->name).string();
+  for (auto [file, text] :
+       {std::pair{stem + ".csv", rows_csv(table)}, std::pair{stem + ".summary.csv", summary_csv(table)},
+        std::pair{stem + ".md", summary_markdown(table)}}) {
+    auto s = write_file(file, text);
+    if (!s.ok()) return s;
+  }
+  if (table.scenario->engine == "micro") return write_file(stem + ".repetitions.csv", repetitions_csv(table));
+  return Status::OK();
+}
+
+}  // namespace perflab

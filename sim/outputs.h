@@ -1,0 +1,23 @@
+// What a run writes: <name>.csv (one row per grid point × seed), <name>.summary.csv (per point: mean, 95%
+// Student-t interval, min, max of each metric), <name>.md (a table a person can read), and for the micro
+// engine <name>.repetitions.csv (every timed repetition). The same summary prints as md, csv or json.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "models/common/status.h"
+#include "sim/run_table.h"
+
+namespace perflab {
+
+std::string rows_csv(const RunTable& table);
+std::string repetitions_csv(const RunTable& table);
+std::string summary_csv(const RunTable& table);
+std::string summary_json(const RunTable& table);
+std::string summary_markdown(const RunTable& table);
+
+// Writes every output file of the run into `dir` (created if needed).
+Status write_outputs(const RunTable& table, const std::filesystem::path& dir);
+
+}  // namespace perflab

@@ -1,0 +1,40 @@
+// The results of running a scenario: one row per grid point × replication, in grid order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/scenario.h"
+#include "sim/study.h"
+
+namespace perflab {
+
+struct RunRow {
+  size_t point = 0;     // index into Scenario::grid
+  int replication = 0;  // 0 .. seeds-1
+  uint64_t seed = 0;    // the CSV "seed": scenario seed + replication
+  bool done = false;    // false: not run (interrupted before it)
+  std::string error;    // empty when the run succeeded
+  Metrics metrics;
+  std::vector<double> repetitions;  // micro engine: seconds of each timed repetition
+};
+
+struct RunTable {
+  const Scenario* scenario = nullptr;
+  std::vector<RunRow> rows;
+  bool interrupted = false;
+
+  size_t failed() const {
+    size_t n = 0;
+    for (const auto& row : rows) n += row.done && !row.error.empty();
+    return n;
+  }
+  // The values of `metric` over the successful replications of one grid point.
+  std::vector<double> values(size_t point, const std::string& metric) const;
+  // The grid points whose parameter `column` has text `value` (e.g. "prefetch_depth" = "10").
+  std::vector<size_t> points_where(const std::string& column, const std::string& value) const;
+  const std::string& column_value(size_t point, const std::string& column) const;
+};
+
+}  // namespace perflab

@@ -1,0 +1,32 @@
+// The sweep runner: every grid point × replication runs in its own forked child (SimGrid allows one engine
+// per process, and a crash or hang stays in its child). Up to `jobs` children run at once; rows come back
+// in grid order whatever finished first, so the CSV does not depend on --jobs.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "models/common/status.h"
+#include "sim/run_table.h"
+#include "sim/scenario.h"
+
+namespace perflab {
+
+struct RunOptions {
+  int jobs = 1;
+  double point_timeout_s = 0;                     // 0: no limit
+  bool progress = false;                          // progress bar on stderr
+  std::optional<std::filesystem::path> journal;   // finished rows are appended here as they arrive
+  bool resume = false;                            // skip the rows already in the journal
+  std::optional<std::filesystem::path> timeline;  // single-point runs only
+};
+
+// Runs the scenario. Failed runs are rows with an error, not a failed Result; the Result fails only when the
+// run could not start (bad options, an unusable journal).
+Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& options);
+
+// Runs one grid point × replication in this process (what each forked child does). Exposed for tests.
+RunRow run_one(const Scenario& scenario, size_t point, int replication, const RunOptions& options);
+
+}  // namespace perflab

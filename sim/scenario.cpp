@@ -1,0 +1,644 @@
+#include "sim/scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "sim/value_format.h"
+
+namespace perflab {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Where a value came from, for error messages: "file.toml:12" or "--set params.x=3".
+struct Located {
+  const toml::node* node = nullptr;
+  std::string where;
+  fs::path base_dir;  // relative paths inside the value resolve against this
+};
+
+std::string where_of(const fs::path& file, const toml::node& node) {
+  auto line = node.source().begin.line;
+  return file.string() + ":" + std::to_string(line);
+}
+
+Status error_at(const std::string& where, const std::string& message) {
+  return Status::Error(where + ": " + message);
+}
+
+// Entries of a TOML table in the order they appear in the file (toml++ sorts them by key).
+std::vector<std::pair<std::string, const toml::node*>> in_file_order(const toml::table& table) {
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (const auto& [key, node] : table) entries.emplace_back(std::string(key.str()), &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+  return entries;
+}
+
+std::string toml_type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "a list";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date/time";
+  }
+}
+
+Status wrong_type(const Located& at, const std::string& key, const std::string& expected) {
+  return error_at(at.where, "\"" + key + "\" is " + toml_type_name(*at.node) + ", expected " + expected);
+}
+
+Result<std::string> resolve_path(const Located& at, const std::string& key, const std::string& text) {
+  fs::path path = text;
+  if (path.is_relative()) path = at.base_dir / path;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return error_at(at.where, "\"" + key + "\": file \"" + path.string() + "\" does not exist, expected a " +
+                                  "readable file");
+  }
+  return path.lexically_normal().string();
+}
+
+// Converts one TOML value to a parameter value of the type the schema declares.
+Result<ParamValue> to_param_value(const ParamSpec& spec, const Located& at) {
+  const toml::node& node = *at.node;
+  const std::string& key = spec.name;
+  auto check_min = [&](double v, const std::string& text) -> Status {
+    if (v < spec.min) {
+      return error_at(at.where, "\"" + key + "\" = " + text +
+                                    " is too small, expected a value >= " + format_number(spec.min));
+    }
+    return Status::OK();
+  };
+  switch (spec.type) {
+    case ParamType::kInt: {
+      if (!node.is_integer()) return wrong_type(at, key, "an integer");
+      int64_t v = node.as_integer()->get();
+      auto s = check_min(static_cast<double>(v), std::to_string(v));
+      if (!s.ok()) return s;
+      return ParamValue{v, std::to_string(v)};
+    }
+    case ParamType::kReal: {
+      if (!node.is_number()) return wrong_type(at, key, "a number");
+      double v =
+          node.is_integer() ? static_cast<double>(node.as_integer()->get()) : node.as_floating_point()->get();
+      auto s = check_min(v, format_number(v));
+      if (!s.ok()) return s;
+      return ParamValue{v, format_number(v)};
+    }
+    case ParamType::kBool: {
+      if (!node.is_boolean()) return wrong_type(at, key, "true or false");
+      bool v = node.as_boolean()->get();
+      return ParamValue{v, v ? "true" : "false"};
+    }
+    case ParamType::kChoice: {
+      std::string choices;
+      for (const auto& c : spec.choices) choices += (choices.empty() ? "\"" : ", \"") + c + "\"";
+      if (!node.is_string()) return wrong_type(at, key, "one of " + choices);
+      std::string v = node.as_string()->get();
+      if (std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end()) {
+        return error_at(at.where,
+                        "\"" + key + "\" = \"" + v + "\" is not a valid choice, expected one of " + choices);
+      }
+      return ParamValue{v, v};
+    }
+    case ParamType::kDuration:
+    case ParamType::kSize:
+    case ParamType::kRate: {
+      Quantity q = spec.type == ParamType::kDuration ? Quantity::kDuration
+                   : spec.type == ParamType::kSize   ? Quantity::kSize
+                                                     : Quantity::kRate;
+      const char* example = spec.type == ParamType::kDuration ? "\"20ms\""
+                            : spec.type == ParamType::kSize   ? "\"64KiB\""
+                                                              : "\"100MBps\"";
+      if (!node.is_string())
+        return wrong_type(at, key, std::string("a ") + type_name(spec.type) + " string like " + example);
+      std::string text = node.as_string()->get();
+      auto v = parse_quantity(text, q);
+      if (!v.ok()) return error_at(at.where, "\"" + key + "\": " + v.status().message());
+      auto s = check_min(*v, text);
+      if (!s.ok()) return s;
+      return ParamValue{*v, text};
+    }
+    case ParamType::kDistribution: {
+      if (!node.is_string()) return wrong_type(at, key, "a distribution string like \"uniform(0ms, 250ms)\"");
+      auto d = Distribution::parse(node.as_string()->get(), Quantity::kDuration, at.base_dir);
+      if (!d.ok()) return error_at(at.where, "\"" + key + "\": " + d.status().message());
+      std::string text = d->spec();
+      return ParamValue{std::move(d).value(), text};
+    }
+    case ParamType::kPath: {
+      if (!node.is_string()) return wrong_type(at, key, "a file path string");
+      auto path = resolve_path(at, key, node.as_string()->get());
+      if (!path.ok()) return path.status();
+      return ParamValue{*path, node.as_string()->get()};
+    }
+    case ParamType::kPathList: {
+      if (!node.is_array()) return wrong_type(at, key, "a list of file path strings");
+      std::vector<std::string> paths;
+      std::string text;
+      for (const auto& element : *node.as_array()) {
+        if (!element.is_string()) {
+          return error_at(at.where, "\"" + key + "\" has an element that is " + toml_type_name(element) +
+                                        ", expected a list of file path strings");
+        }
+        auto path = resolve_path(at, key, element.as_string()->get());
+        if (!path.ok()) return path.status();
+        paths.push_back(*path);
+        text += (text.empty() ? "" : ";") + element.as_string()->get();
+      }
+      if (paths.empty())
+        return error_at(at.where, "\"" + key + "\" is an empty list, expected at least one path");
+      return ParamValue{paths, text};
+    }
+  }
+  return Status::Error("unreachable");
+}
+
+std::string known_params(const Study& study) {
+  std::string names;
+  for (const auto& p : study.params) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
+Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
+  return error_at(where, "unknown parameter \"" + key + "\" for study \"" + study.name +
+                             "\", expected one of: " + known_params(study) + " (see perflab describe " +
+                             study.name + ")");
+}
+
+// Parses a TOML value given on the command line by wrapping it as "v = VALUE".
+Result<toml::table> parse_value_document(const std::string& value, const std::string& where) {
+  try {
+    return toml::parse("v = " + value);
+  } catch (const toml::parse_error& e) {
+    return error_at(where, "\"" + value + "\" is not a TOML value (" + std::string(e.description()) +
+                               "); strings need quotes, e.g. --set 'network.latency=\"constant(5ms)\"'");
+  }
+}
+
+// The raw scenario: the TOML document after overrides, plus where each overridden value came from.
+struct Document {
+  toml::table root;
+  std::map<std::string, std::string> overridden;  // dotted key -> "--set key=value"
+};
+
+Status apply_override(Document& doc, const Override& o, const Study* study) {
+  std::string where = "--set " + o.key + "=" + o.value;
+  std::vector<std::string> parts;
+  std::stringstream ss(o.key);
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  if (parts.size() != 2 || parts[0].empty() || parts[1].empty()) {
+    return Status::Error(where +
+                         ": key must be SECTION.NAME with SECTION one of scenario, network, params, " +
+                         "sweep (e.g. params.prune_threshold)");
+  }
+  const std::string& section = parts[0];
+  const std::string& name = parts[1];
+  static const std::map<std::string, std::set<std::string>> fixed_sections = {
+      {"scenario", {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline"}},
+      {"network", {"latency", "bandwidth"}},
+  };
+  if (section == "params" || section == "sweep") {
+    if (study != nullptr && study->find_param(name) == nullptr) return unknown_param(where, name, *study);
+  } else if (auto it = fixed_sections.find(section); it != fixed_sections.end()) {
+    if (it->second.count(name) == 0) {
+      std::string valid;
+      for (const auto& k : it->second) valid += (valid.empty() ? "" : ", ") + k;
+      return Status::Error(where + ": unknown key \"" + name + "\" in [" + section +
+                           "], expected one of: " + valid);
+    }
+  } else {
+    return Status::Error(
+        where + ": unknown section \"" + section +
+        "\", expected one of scenario, network, params, sweep ([[case]] entries cannot be set)");
+  }
+  auto parsed = parse_value_document(o.value, where);
+  if (!parsed.ok()) return parsed.status();
+  if (section == "sweep" && !parsed->get("v")->is_array()) {
+    return Status::Error(where + ": a sweep takes a list, e.g. --set 'sweep." + name + "=[1,2,3]'");
+  }
+  auto* table = doc.root[section].as_table();
+  if (table == nullptr) {
+    doc.root.insert_or_assign(section, toml::table{});
+    table = doc.root[section].as_table();
+  }
+  table->insert_or_assign(name, *parsed->get("v"));
+  doc.overridden[section + "." + name] = where;
+  // A parameter lives in one place: fixing it removes it from the sweep and vice versa.
+  const char* other = section == "params" ? "sweep" : section == "sweep" ? "params" : nullptr;
+  if (other != nullptr) {
+    if (auto* t = doc.root[other].as_table()) t->erase(name);
+  }
+  return Status::OK();
+}
+
+struct Loader {
+  fs::path file;
+  fs::path dir;
+  Document doc;
+  Scenario scenario;
+
+  Located locate(const std::string& dotted, const toml::node& node) const {
+    auto it = doc.overridden.find(dotted);
+    if (it != doc.overridden.end()) return {&node, it->second, fs::current_path()};
+    return {&node, where_of(file, node), dir};
+  }
+
+  Status check_keys(const toml::table& table, const std::string& section,
+                    const std::set<std::string>& valid) {
+    for (const auto& [key, node] : in_file_order(table)) {
+      if (valid.count(key) == 0) {
+        std::string list;
+        for (const auto& k : valid) list += (list.empty() ? "" : ", ") + k;
+        return error_at(locate(section + "." + key, *node).where,
+                        "unknown key \"" + key + "\" in [" + section + "], expected one of: " + list);
+      }
+    }
+    return Status::OK();
+  }
+
+  Status load_scenario_section() {
+    const auto* table = doc.root["scenario"].as_table();
+    if (table == nullptr)
+      return error_at(file.string() + ":1", "missing [scenario] table, expected name and study");
+    auto s =
+        check_keys(*table, "scenario",
+                   {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline"});
+    if (!s.ok()) return s;
+    auto get_string = [&](const char* key, std::string& out, bool required) -> Status {
+      const auto* node = table->get(key);
+      if (node == nullptr) {
+        return required ? error_at(where_of(file, *table),
+                                   std::string("[scenario] has no \"") + key + "\", expected a string")
+                        : Status::OK();
+      }
+      if (!node->is_string())
+        return wrong_type(locate(std::string("scenario.") + key, *node), key, "a string");
+      out = node->as_string()->get();
+      return Status::OK();
+    };
+    auto get_int = [&](const char* key, int64_t& out, int64_t min) -> Status {
+      const auto* node = table->get(key);
+      if (node == nullptr) return Status::OK();
+      auto at = locate(std::string("scenario.") + key, *node);
+      if (!node->is_integer()) return wrong_type(at, key, "an integer");
+      out = node->as_integer()->get();
+      if (out < min)
+        return error_at(at.where, std::string("\"") + key + "\" = " + std::to_string(out) +
+                                      " is too small, expected an integer >= " + std::to_string(min));
+      return Status::OK();
+    };
+    std::string study_name;
+    if (!(s = get_string("name", scenario.name, true)).ok()) return s;
+    if (!(s = get_string("study", study_name, true)).ok()) return s;
+    if (!(s = get_string("engine", scenario.engine, false)).ok()) return s;
+    if (!(s = get_string("description", scenario.description, false)).ok()) return s;
+    scenario.study = find_study(study_name);
+    if (scenario.study == nullptr) {
+      std::string names;
+      for (const auto* st : all_studies()) names += (names.empty() ? "" : ", ") + st->name;
+      return error_at(locate("scenario.study", *table->get("study")).where,
+                      "unknown study \"" + study_name + "\", expected one of: " + names);
+    }
+    if (scenario.name.empty() || scenario.name.find('/') != std::string::npos) {
+      return error_at(locate("scenario.name", *table->get("name")).where,
+                      "\"name\" must be a non-empty file stem without '/'");
+    }
+    if (scenario.engine != "sim" && scenario.engine != "micro") {
+      return error_at(locate("scenario.engine", *table->get("engine")).where,
+                      "engine \"" + scenario.engine + "\" is unknown, expected \"sim\" or \"micro\"");
+    }
+    bool supported =
+        scenario.engine == "sim" ? bool(scenario.study->run_sim) : bool(scenario.study->setup_micro);
+    if (!supported) {
+      return error_at(locate("scenario.engine", *table->get("engine")).where,
+                      "study \"" + study_name + "\" has no " + scenario.engine + " engine driver");
+    }
+    int64_t seeds = 1, seed = 1, repetitions = 5;
+    if (!(s = get_int("seeds", seeds, 1)).ok()) return s;
+    if (!(s = get_int("seed", seed, 0)).ok()) return s;
+    if (!(s = get_int("repetitions", repetitions, 1)).ok()) return s;
+    scenario.seeds = static_cast<int>(seeds);
+    scenario.seed = static_cast<uint64_t>(seed);
+    scenario.repetitions = static_cast<int>(repetitions);
+    if (const auto* node = table->get("headline")) {
+      if (!node->is_boolean())
+        return wrong_type(locate("scenario.headline", *node), "headline", "true or false");
+      scenario.headline = node->as_boolean()->get();
+    }
+    return Status::OK();
+  }
+
+  Status load_network_section() {
+    const auto* table = doc.root["network"].as_table();
+    if (scenario.engine == "micro") {
+      if (table != nullptr) {
+        return error_at(where_of(file, *table),
+                        "[network] is meaningless for engine \"micro\" (real CPU, no network)");
+      }
+      return Status::OK();
+    }
+    if (table == nullptr) {
+      return error_at(file.string() + ":1",
+                      "missing [network] table, expected latency and bandwidth for engine \"sim\"");
+    }
+    auto s = check_keys(*table, "network", {"latency", "bandwidth"});
+    if (!s.ok()) return s;
+    const auto* latency = table->get("latency");
+    const auto* bandwidth = table->get("bandwidth");
+    if (latency == nullptr || bandwidth == nullptr) {
+      return error_at(where_of(file, *table),
+                      "[network] needs both \"latency\" (e.g. \"constant(20ms)\") and "
+                      "\"bandwidth\" (e.g. \"100MBps\")");
+    }
+    ParamSpec latency_spec{"latency", ParamType::kDistribution, "", "", {}, 0};
+    auto lat = to_param_value(latency_spec, locate("network.latency", *latency));
+    if (!lat.ok()) return lat.status();
+    scenario.network.latency = std::get<Distribution>(lat->typed);
+    ParamSpec bandwidth_spec{"bandwidth", ParamType::kRate, "", "", {}, 0};
+    auto bw = to_param_value(bandwidth_spec, locate("network.bandwidth", *bandwidth));
+    if (!bw.ok()) return bw.status();
+    if (std::get<double>(bw->typed) <= 0) {
+      return error_at(locate("network.bandwidth", *bandwidth).where, "\"bandwidth\" must be positive");
+    }
+    scenario.network.bandwidth = std::get<double>(bw->typed);
+    network_columns_ = {{"network.latency", lat->text}, {"network.bandwidth", bw->text}};
+    return Status::OK();
+  }
+
+  Result<ParamValue> default_value(const ParamSpec& spec) {
+    auto parsed = parse_value_document(spec.default_value, "default of " + spec.name);
+    if (!parsed.ok()) return parsed.status();
+    Located at{parsed->get("v"), "default of \"" + spec.name + "\" in study " + scenario.study->name,
+               scenarios_dir() / scenario.study->name};
+    return to_param_value(spec, at);
+  }
+
+  // Fixed parameters: defaults, replaced by [params].
+  Status load_fixed() {
+    const Study& study = *scenario.study;
+    for (const auto& spec : study.params) {
+      if (spec.default_value.empty()) continue;
+      auto v = default_value(spec);
+      if (!v.ok()) return v.status();
+      fixed_[spec.name] = std::move(v).value();
+    }
+    const auto* table = doc.root["params"].as_table();
+    if (table == nullptr) {
+      if (doc.root.contains("params")) return error_at(file.string() + ":1", "\"params\" must be a table");
+      return Status::OK();
+    }
+    for (const auto& [key, node] : in_file_order(*table)) {
+      auto at = locate("params." + key, *node);
+      const ParamSpec* spec = study.find_param(key);
+      if (spec == nullptr) return unknown_param(at.where, key, study);
+      auto v = to_param_value(*spec, at);
+      if (!v.ok()) return v.status();
+      fixed_[key] = std::move(v).value();
+      explicitly_fixed_.insert(key);
+    }
+    return Status::OK();
+  }
+
+  Status load_sweep() {
+    const auto* table = doc.root["sweep"].as_table();
+    if (table == nullptr) return Status::OK();
+    for (const auto& [key, node] : in_file_order(*table)) {
+      auto at = locate("sweep." + key, *node);
+      const ParamSpec* spec = scenario.study->find_param(key);
+      if (spec == nullptr) return unknown_param(at.where, key, *scenario.study);
+      if (explicitly_fixed_.count(key) != 0) {
+        return error_at(at.where, "\"" + key + "\" is both in [params] and in [sweep], expected one of them");
+      }
+      const auto* array = node->as_array();
+      if (array == nullptr) return wrong_type(at, key, "a list of values to sweep");
+      if (array->empty())
+        return error_at(at.where, "sweep \"" + key + "\" is empty, expected at least one value");
+      std::vector<ParamValue> values;
+      for (const auto& element : *array) {
+        Located element_at{&element, at.where, at.base_dir};
+        auto v = to_param_value(*spec, element_at);
+        if (!v.ok()) return v.status();
+        values.push_back(std::move(v).value());
+      }
+      sweep_.emplace_back(key, std::move(values));
+    }
+    return Status::OK();
+  }
+
+  Status load_cases() {
+    const auto* node = doc.root.get("case");
+    if (node == nullptr) return Status::OK();
+    const auto* array = node->as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      return error_at(where_of(file, *node), "\"case\" must be written as [[case]] tables");
+    }
+    std::set<std::string> names;
+    for (const auto& element : *array) {
+      const auto& table = *element.as_table();
+      std::string where = where_of(file, table);
+      const auto* name = table.get("name");
+      if (name == nullptr || !name->is_string()) {
+        return error_at(where, "[[case]] needs a \"name\" string (it becomes the CSV column \"case\")");
+      }
+      std::string case_name = name->as_string()->get();
+      if (!names.insert(case_name).second)
+        return error_at(where, "duplicate case name \"" + case_name + "\"");
+      Case c{case_name, {}};
+      for (const auto& [key, value] : in_file_order(table)) {
+        if (key == "name") continue;
+        Located at{value, where_of(file, *value), dir};
+        const ParamSpec* spec = scenario.study->find_param(key);
+        if (spec == nullptr) return unknown_param(at.where, key, *scenario.study);
+        if (explicitly_fixed_.count(key) != 0 ||
+            std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& s) { return s.first == key; })) {
+          return error_at(at.where, "\"" + key + "\" is set by a [[case]] and also in [params] or [sweep], " +
+                                        "expected it in one place only");
+        }
+        auto v = to_param_value(*spec, at);
+        if (!v.ok()) return v.status();
+        c.values.emplace_back(key, std::move(v).value());
+      }
+      cases_.push_back(std::move(c));
+    }
+    return Status::OK();
+  }
+
+  Status expand_grid() {
+    const Study& study = *scenario.study;
+    std::vector<std::string> case_keys;
+    for (const auto& c : cases_) {
+      for (const auto& [key, v] : c.values) {
+        if (std::find(case_keys.begin(), case_keys.end(), key) == case_keys.end()) case_keys.push_back(key);
+      }
+    }
+    if (!cases_.empty()) scenario.param_columns.push_back("case");
+    for (const auto& [key, values] : sweep_) scenario.param_columns.push_back(key);
+    for (const auto& key : case_keys) scenario.param_columns.push_back(key);
+    for (const auto& spec : study.params) {
+      const auto& cols = scenario.param_columns;
+      if (std::find(cols.begin(), cols.end(), spec.name) == cols.end())
+        scenario.param_columns.push_back(spec.name);
+    }
+    for (const auto& [key, text] : network_columns_) scenario.param_columns.push_back(key);
+
+    std::vector<Case> cases = cases_.empty() ? std::vector<Case>{Case{"", {}}} : cases_;
+    for (const auto& c : cases) {
+      std::vector<size_t> index(sweep_.size(), 0);
+      do {
+        std::map<std::string, ParamValue> values = fixed_;
+        for (const auto& [key, v] : c.values) values[key] = v;
+        for (size_t i = 0; i < sweep_.size(); ++i) values[sweep_[i].first] = sweep_[i].second[index[i]];
+        auto point = make_point(c.name, values);
+        if (!point.ok()) return point.status();
+        scenario.grid.push_back(std::move(point).value());
+      } while (advance(index));
+    }
+    return Status::OK();
+  }
+
+  // Odometer over the sweep axes: the last axis moves fastest; false once every combination was visited.
+  bool advance(std::vector<size_t>& index) const {
+    for (size_t axis = index.size(); axis-- > 0;) {
+      if (++index[axis] < sweep_[axis].second.size()) return true;
+      index[axis] = 0;
+    }
+    return false;
+  }
+
+  Result<GridPoint> make_point(const std::string& case_name,
+                               const std::map<std::string, ParamValue>& values) {
+    GridPoint point;
+    for (const auto& spec : scenario.study->params) {
+      auto it = values.find(spec.name);
+      if (it == values.end()) {
+        return error_at(file.string() + ":1", "parameter \"" + spec.name +
+                                                  "\" has no default and is not set, " +
+                                                  "expected it in [params], [sweep] or a [[case]]");
+      }
+      point.params.set(spec.name, it->second);
+    }
+    std::string identity_text;
+    for (const auto& column : scenario.param_columns) {
+      std::string text;
+      if (column == "case") {
+        text = case_name;
+      } else if (auto net = network_columns_.find(column); net != network_columns_.end()) {
+        text = net->second;
+      } else {
+        text = point.params.text(column);
+      }
+      point.column_values.push_back(text);
+      identity_text += column + "=" + text + "\n";
+    }
+    point.identity = fnv1a(identity_text);
+    if (scenario.study->validate) {
+      auto s = scenario.study->validate(point.params);
+      if (!s.ok()) {
+        std::string where = case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
+        return Status::Error(where + ": " + s.message());
+      }
+    }
+    return point;
+  }
+
+  static uint64_t fnv1a(const std::string& text) {
+    uint64_t hash = 1469598103934665603ULL;
+    for (unsigned char c : text) {
+      hash ^= c;
+      hash *= 1099511628211ULL;
+    }
+    return hash;
+  }
+
+  struct Case {
+    std::string name;
+    std::vector<std::pair<std::string, ParamValue>> values;
+  };
+  std::map<std::string, ParamValue> fixed_;
+  std::set<std::string> explicitly_fixed_;
+  std::vector<std::pair<std::string, std::vector<ParamValue>>> sweep_;
+  std::vector<Case> cases_;
+  std::map<std::string, std::string> network_columns_;
+};
+
+}  // namespace
+
+Result<Override> parse_override(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return Status::Error("--set " + text + ": expected KEY=VALUE, e.g. --set params.prune_threshold=2");
+  }
+  return Override{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+fs::path scenarios_dir() {
+  if (const char* env = std::getenv("PERFLAB_SCENARIOS")) return env;
+  return PERFLAB_SCENARIOS_DIR;
+}
+
+Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>& overrides) {
+  Loader loader;
+  loader.file = file;
+  loader.dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    return Status::Error(file.string() + ": no such scenario file, expected a .toml file (see perflab list)");
+  }
+  try {
+    loader.doc.root = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    return Status::Error(file.string() + ":" + std::to_string(e.source().begin.line) + ": " +
+                         std::string(e.description()));
+  }
+  for (const auto& [key, node] : in_file_order(loader.doc.root)) {
+    static const std::set<std::string> sections = {"scenario", "network", "params", "sweep", "case"};
+    if (sections.count(key) == 0) {
+      return error_at(where_of(file, *node),
+                      "unknown section \"" + key + "\", expected scenario, network, params, sweep or case");
+    }
+    if (key != "case" && !node->is_table())
+      return error_at(where_of(file, *node), "\"" + key + "\" must be a table");
+  }
+  // Overrides of [scenario] first: they can change the study and thus the schema the rest is checked against.
+  for (const auto& o : overrides) {
+    if (o.key.rfind("scenario.", 0) == 0) {
+      auto s = apply_override(loader.doc, o, nullptr);
+      if (!s.ok()) return s;
+    }
+  }
+  auto s = loader.load_scenario_section();
+  if (!s.ok()) return s;
+  for (const auto& o : overrides) {
+    if (o.key.rfind("scenario.", 0) == 0) continue;
+    s = apply_override(loader.doc, o, loader.scenario.study);
+    if (!s.ok()) return s;
+  }
+  loader.scenario.file = file;
+  for (auto step : {&Loader::load_network_section, &Loader::load_fixed, &Loader::load_sweep,
+                    &Loader::load_cases, &Loader::expand_grid}) {
+    s = (loader.*step)();
+    if (!s.ok()) return s;
+  }
+  return std::move(loader.scenario);
+}
+
+}  // namespace perflab

@@ -1,0 +1,51 @@
+// Scenario files: load a TOML scenario, apply --set overrides, validate every key against the study's
+// schema, and expand the grid (cases × cartesian product of [sweep]). Everything a user can get wrong is
+// reported here, as "file:line: what is wrong, what was expected", before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+#include "sim/params.h"
+#include "sim/study.h"
+
+namespace perflab {
+
+// One --set KEY=VALUE; the value is a TOML value ("2", "[0,1]", "\"constant(5ms)\"").
+struct Override {
+  std::string key;
+  std::string value;
+};
+Result<Override> parse_override(const std::string& text);
+
+struct GridPoint {
+  Params params;
+  std::vector<std::string> column_values;  // aligned with Scenario::param_columns
+  uint64_t identity = 0;                   // hash of the point's parameter values, seeds its runs
+};
+
+struct Scenario {
+  std::filesystem::path file;
+  std::string name;
+  std::string description;
+  const Study* study = nullptr;
+  std::string engine = "sim";  // sim | micro
+  bool headline = false;
+  int seeds = 1;
+  uint64_t seed = 1;
+  int repetitions = 5;  // micro engine: timed repetitions per point
+  NetworkSpec network;
+  std::vector<std::string> param_columns;  // "case" (if any), swept, then fixed parameters
+  std::vector<GridPoint> grid;
+};
+
+// `params_base_dir` resolves relative paths in the study's own defaults (scenarios/<study>/).
+Result<Scenario> load_scenario(const std::filesystem::path& file, const std::vector<Override>& overrides);
+
+// The folder holding the shipped scenarios (scenarios/ of the source tree, or $PERFLAB_SCENARIOS).
+std::filesystem::path scenarios_dir();
+
+}  // namespace perflab

@@ -1,0 +1,78 @@
+// What a study is to the harness: a parameter schema, metric names, and a driver per engine.
+// A study registers itself from its driver file (scenarios/<study>/) with a static StudyRegistration, so
+// adding a study means writing a model, a driver and a scenario file, and nothing else.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+#include "sim/params.h"
+#include "sim/sampling/distribution.h"
+#include "sim/sampling/rng.h"
+
+namespace perflab {
+
+class Timeline;
+struct RunTable;
+
+using Metrics = std::map<std::string, double>;
+
+struct MetricSpec {
+  std::string name;
+  std::string meaning;
+};
+
+// The network of a sim-engine scenario ([network] in the scenario file).
+struct NetworkSpec {
+  Distribution latency = Distribution::constant(0, Quantity::kDuration);  // one-way, drawn per message
+  double bandwidth = 0;                                                   // bytes per second
+};
+
+// Random streams of a run: the network's latency draws use stream 0; studies number their own from 1.
+constexpr uint64_t kNetworkStream = 0;
+
+// Everything a driver gets for one run (one grid point, one replication), in a forked child.
+struct RunContext {
+  const Params& params;
+  const NetworkSpec& network;
+  uint64_t seed;       // derived from (scenario seed, grid point, replication)
+  Timeline* timeline;  // nullptr unless --timeline was given
+  Rng rng(uint64_t stream) const { return Rng(derive_seed(seed, 0, 0, stream)); }
+};
+
+// A micro-engine workload: `run` executes one whole workload on the real code (it is what gets timed)
+// and returns its deterministic counters; `report` turns the median wall time into the study's metrics.
+struct MicroWorkload {
+  std::function<Metrics()> run;
+  std::function<Metrics(double median_seconds, const Metrics& counters)> report;
+};
+
+struct Study {
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  std::vector<MetricSpec> metrics;
+  // Cross-parameter checks once a point's values are known (optional).
+  std::function<Status(const Params&)> validate;
+  // Engines: a study provides one or both.
+  std::function<Result<Metrics>(const RunContext&)> run_sim;
+  std::function<Result<MicroWorkload>(const Params&)> setup_micro;
+  // The headline report printed by `perflab reproduce` after the scenario's table (optional).
+  std::function<std::string(const RunTable&)> headline_report;
+
+  const ParamSpec* find_param(const std::string& param) const;
+};
+
+void register_study(Study study);
+const Study* find_study(const std::string& name);
+std::vector<const Study*> all_studies();
+
+struct StudyRegistration {
+  explicit StudyRegistration(Study (*make)()) { register_study(make()); }
+};
+
+}  // namespace perflab

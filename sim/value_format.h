@@ -1,0 +1,14 @@
+// Text forms shared by the scenario loader and the output writers: numbers as people read them, CSV fields.
+#pragma once
+
+#include <string>
+
+namespace perflab {
+
+// Shortest text that reads back as the same double ("0.1", "250", "1e-09"); "nan"/"inf" spelled out.
+std::string format_number(double value);
+
+// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& text);
+
+}  // namespace perflab
