@@ -1,0 +1,62 @@
+// A call the Dispatcher schedules: OkHttp's RealCall/AsyncCall reduced to what the Dispatcher looks at.
+// A Call names its host (the per-host limit is keyed on it), says whether it is a WebSocket (exempt from
+// the per-host limit), carries a cancel flag and the callback told when the call fails before running.
+// The Dispatcher never runs a call: it hands it to an Executor, and whoever runs it calls
+// Dispatcher::finished(call) when it is done.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "models/common/status.h"
+
+namespace perflab::dispatcher {
+
+class Call;
+using CallPtr = std::shared_ptr<Call>;
+
+class Call {
+ public:
+  // Told (outside the dispatcher lock) when the call fails without running, e.g. the executor rejected it.
+  using FailureCallback = std::function<void(const Call& call, const Status& error)>;
+
+  // `name` identifies the call in logs and tests, e.g. "a/1" for http://a/1; it defaults to the host.
+  static CallPtr Create(std::string host, std::string name = "", FailureCallback on_failure = nullptr);
+  static CallPtr CreateWebSocket(std::string host, std::string name = "",
+                                 FailureCallback on_failure = nullptr);
+
+  Call(std::string host, std::string name, bool for_web_socket, FailureCallback on_failure);
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  virtual ~Call() = default;
+
+  const std::string& host() const { return host_; }
+  const std::string& name() const { return name_; }
+  bool for_web_socket() const { return for_web_socket_; }
+
+  // Like OkHttp, cancelling only sets a flag: a queued call stays queued and a running call keeps its slot
+  // until whoever runs it calls finished().
+  void cancel() { canceled_.store(true, std::memory_order_relaxed); }
+  bool is_canceled() const { return canceled_.load(std::memory_order_relaxed); }
+
+  // Used by the Dispatcher to fail a call that never ran.
+  void fail(const Status& error) const {
+    if (on_failure_) on_failure_(*this, error);
+  }
+
+ private:
+  friend class Dispatcher;
+  // A call is enqueued or executed once; returns false if it already was.
+  bool mark_submitted() { return !submitted_.exchange(true, std::memory_order_relaxed); }
+
+  const std::string host_;
+  const std::string name_;
+  const bool for_web_socket_;
+  const FailureCallback on_failure_;
+  std::atomic<bool> canceled_{false};
+  std::atomic<bool> submitted_{false};
+};
+
+}  // namespace perflab::dispatcher

@@ -1,0 +1,72 @@
+// Strategy "indexed" (perflab, beyond the seed): each host has its own FIFO queue of ready calls and a
+// count of its running calls, kept in a hash map. An ordered set keyed by enqueue sequence number holds
+// the head of every queue that has ready calls and is under its per-host cap ("eligible heads").
+// Promotion repeatedly takes the smallest sequence number while fewer than maxRequests calls run, so each
+// promotion costs O(log H) instead of a walk over the ready queue.
+//
+// Why the order is exactly the scan's: a scan pass walks the ready calls in FIFO order and promotes every
+// call whose host is under its cap. During a pass a host's running count only grows, so a call skipped
+// once stays skipped until the pass ends; the next call the scan promotes is therefore the oldest ready
+// call among hosts still under their cap, which is the oldest of those hosts' queue heads: the smallest
+// eligible head. WebSocket calls are never capped and never counted per host, so they share one queue
+// whose head is always eligible; within the set they interleave with the hosts by sequence number, just
+// as they sit in the scan's single ready queue.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include "models/dispatcher/async_call_tracker.h"
+
+namespace perflab::dispatcher {
+
+class IndexedTracker : public AsyncCallTracker {
+ public:
+  explicit IndexedTracker(int max_requests_per_host) : max_requests_per_host_(max_requests_per_host) {}
+
+  void add_ready(CallPtr call, OpCounter& ops) override;
+  void promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) override;
+  bool remove_running(const Call& call, OpCounter& ops) override;
+  void set_max_requests_per_host(int max_requests_per_host, OpCounter& ops) override;
+
+  size_t ready_count() const override { return ready_count_; }
+  size_t running_count() const override { return running_.size(); }
+  std::vector<CallPtr> ready_calls() const override;
+  std::vector<CallPtr> running_calls() const override;
+
+ private:
+  struct ReadyCall {
+    uint64_t sequence;
+    CallPtr call;
+  };
+  // The ready calls and running count of one host, or of all WebSocket calls (never capped).
+  struct Lane {
+    std::deque<ReadyCall> ready;
+    int running = 0;
+    bool capped_per_host = true;
+    bool head_is_eligible = false;  // ready.front() is in eligible_heads_
+  };
+  struct RunningCall {
+    uint64_t promotion;  // orders the running-calls snapshot
+    CallPtr call;
+    Lane* lane;
+  };
+
+  Lane& lane_for(const Call& call, OpCounter& ops);
+  // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require.
+  void update_eligibility(Lane& lane, OpCounter& ops);
+
+  int max_requests_per_host_;
+  uint64_t next_sequence_ = 0;
+  uint64_t next_promotion_ = 0;
+  size_t ready_count_ = 0;
+  std::unordered_map<std::string, Lane> hosts_;  // a host is dropped when it has no ready or running call
+  Lane web_sockets_{{}, 0, /*capped_per_host=*/false, false};
+  std::map<uint64_t, Lane*> eligible_heads_;  // head sequence number -> lane
+  std::unordered_map<const Call*, RunningCall> running_;
+};
+
+}  // namespace perflab::dispatcher

@@ -1,0 +1,30 @@
+// An Executor that records the calls it is given and never runs them, like the RecordingExecutor of
+// OkHttp's DispatcherTest. After shutdown() it rejects every call. The behaviour tests and the micro
+// workloads use it; finishing a recorded call is up to the caller.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "models/dispatcher/executor.h"
+
+namespace perflab::dispatcher {
+
+class RecordingExecutor : public Executor {
+ public:
+  Status execute(const CallPtr& call) override;
+
+  void shutdown();
+  // Every call accepted so far, in the order they were handed over.
+  std::vector<CallPtr> calls() const;
+  size_t call_count() const;
+  // The call accepted in position `index` (0 = first); `index` must be below call_count().
+  CallPtr call_at(size_t index) const;
+
+ private:
+  mutable std::mutex mutex_;
+  bool shut_down_ = false;
+  std::vector<CallPtr> calls_;
+};
+
+}  // namespace perflab::dispatcher

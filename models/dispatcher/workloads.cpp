@@ -1,0 +1,85 @@
+// The micro-engine workloads; see workloads.h.
+#include "models/dispatcher/workloads.h"
+
+#include <string>
+
+#include "models/dispatcher/dispatcher.h"
+#include "models/dispatcher/recording_executor.h"
+
+namespace perflab::dispatcher {
+namespace {
+
+constexpr int kRoundRobinHosts = 10;
+
+std::string host_of_call(Workload workload, int index) {
+  switch (workload) {
+    case Workload::kEnqueueBurst:
+    case Workload::kOneHostBacklog:
+      return "a";
+    case Workload::kDistinctHosts:
+      return "h" + std::to_string(index);
+    case Workload::kRoundRobin:
+      return "h" + std::to_string(index % kRoundRobinHosts);
+  }
+  return "a";
+}
+
+// Finishes recorded calls in the order the executor received them, including the ones each finish
+// promotes, until none is left running.
+void finish_all(Dispatcher& dispatcher, const RecordingExecutor& executor) {
+  for (size_t i = 0; i < executor.call_count(); ++i) {
+    dispatcher.finished(*executor.call_at(i));
+  }
+}
+
+}  // namespace
+
+std::string_view workload_name(Workload workload) {
+  switch (workload) {
+    case Workload::kEnqueueBurst:
+      return "enqueue_burst";
+    case Workload::kOneHostBacklog:
+      return "one_host_backlog";
+    case Workload::kDistinctHosts:
+      return "distinct_hosts";
+    case Workload::kRoundRobin:
+      return "round_robin";
+  }
+  return "unknown";
+}
+
+Result<Workload> parse_workload(std::string_view name) {
+  for (Workload workload : kAllWorkloads) {
+    if (workload_name(workload) == name) return workload;
+  }
+  return Status::Error("unknown dispatcher workload \"" + std::string(name) +
+                       "\", expected one of: enqueue_burst, one_host_backlog, distinct_hosts, round_robin");
+}
+
+Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
+                                    int max_requests_per_host) {
+  if (n < 1) return Status::Error("workload size n must be at least 1, got " + std::to_string(n));
+  if (workload == Workload::kEnqueueBurst) {
+    max_requests = n;
+    max_requests_per_host = n;
+  }
+
+  RecordingExecutor executor;
+  Dispatcher dispatcher(executor, strategy);
+  if (Status status = dispatcher.set_max_requests(max_requests); !status.ok()) return status;
+  if (Status status = dispatcher.set_max_requests_per_host(max_requests_per_host); !status.ok()) {
+    return status;
+  }
+
+  for (int i = 0; i < n; ++i) dispatcher.enqueue(Call::Create(host_of_call(workload, i)));
+  if (workload != Workload::kEnqueueBurst) finish_all(dispatcher, executor);
+
+  WorkloadResult result;
+  result.ops_under_lock = dispatcher.ops_under_lock();
+  result.locked_sections = dispatcher.locked_sections();
+  result.calls = static_cast<uint64_t>(n);
+  result.executed = executor.call_count();
+  return result;
+}
+
+}  // namespace perflab::dispatcher

@@ -1,0 +1,39 @@
+// The dispatcher workloads the micro engine times on real CPU: plain functions, no benchmark library.
+// Each builds a Dispatcher with the given strategy and a RecordingExecutor (which never runs calls),
+// enqueues n calls and, except for enqueue_burst, finishes the running calls in the order they started
+// (each finish promotes the next ready call) until every call has run.
+//   enqueue_burst     the PR's benchmark: one host, maxRequests = maxRequestsPerHost = n (the limits
+//                     passed in are ignored), enqueue n calls, finish none.
+//   one_host_backlog  n calls to one host under (max_requests, max_requests_per_host), then finish all.
+//   distinct_hosts    n calls to n distinct hosts, then finish all.
+//   round_robin       n calls over 10 hosts (call i goes to host i % 10), then finish all.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/common/status.h"
+#include "models/dispatcher/strategy.h"
+
+namespace perflab::dispatcher {
+
+enum class Workload { kEnqueueBurst, kOneHostBacklog, kDistinctHosts, kRoundRobin };
+
+inline constexpr Workload kAllWorkloads[] = {Workload::kEnqueueBurst, Workload::kOneHostBacklog,
+                                             Workload::kDistinctHosts, Workload::kRoundRobin};
+
+std::string_view workload_name(Workload workload);
+Result<Workload> parse_workload(std::string_view name);
+
+struct WorkloadResult {
+  uint64_t ops_under_lock = 0;   // elements touched under the dispatcher lock, all sections
+  uint64_t locked_sections = 0;  // times the lock was taken
+  uint64_t calls = 0;            // calls enqueued
+  uint64_t executed = 0;         // calls handed to the executor
+};
+
+// Errors: n < 1, or a limit < 1 (for workloads that use the limits).
+Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
+                                    int max_requests_per_host);
+
+}  // namespace perflab::dispatcher

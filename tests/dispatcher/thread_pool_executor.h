@@ -1,0 +1,66 @@
+// A real thread-pool Executor for the stress test: `execute` queues the call, worker threads pop calls
+// and hand each to the runner the test supplies (which plays the call and then tells the Dispatcher it
+// finished). After shutdown() it rejects new calls; the destructor drains the queue and joins.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "models/dispatcher/executor.h"
+
+namespace perflab::dispatcher {
+
+class ThreadPoolExecutor : public Executor {
+ public:
+  using Runner = std::function<void(const CallPtr&)>;
+
+  ThreadPoolExecutor(int threads, Runner runner) : runner_(std::move(runner)) {
+    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  }
+  ~ThreadPoolExecutor() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  Status execute(const CallPtr& call) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return Status::Error("thread pool is shut down");
+      queue_.push_back(call);
+    }
+    wake_.notify_one();
+    return Status::OK();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      CallPtr call;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        call = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      runner_(call);
+    }
+  }
+
+  const Runner runner_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<CallPtr> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace perflab::dispatcher
