@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -235,6 +236,11 @@ int cli_main(int argc, char** argv) {
   reproduce->add_option("--jobs", reproduce_jobs, "Runs in parallel (default: cores)")
       ->check(CLI::PositiveNumber);
 
+  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce"};
+  if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {
+    return fail_input(std::string("unknown command \"") + argv[1] +
+                      "\", expected one of list, describe, run, reproduce (see perflab --help)");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

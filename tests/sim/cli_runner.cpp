@@ -1,0 +1,50 @@
+#include "tests/sim/cli_runner.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace perflab::testing {
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+}
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "perflab-test-XXXXXX").string();
+  path_ = mkdtemp(pattern.data());
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+CliResult run_perflab(const std::string& args) {
+  TempDir capture;
+  std::string command = std::string(PERFLAB_BINARY) + " " + args + " >" + (capture / "out").string() + " 2>" +
+                        (capture / "err").string() + " </dev/null";
+  int raw = std::system(command.c_str());
+  CliResult result;
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  result.out = read_file(capture / "out");
+  result.err = read_file(capture / "err");
+  return result;
+}
+
+std::string pingpong_scenario(const std::string& name, const std::string& extra, const std::string& latency) {
+  return "[scenario]\nname = \"" + name + "\"\nstudy = \"pingpong\"\n\n[network]\nlatency = \"" + latency +
+         "\"\nbandwidth = \"100MBps\"\n\n" + extra;
+}
+
+}  // namespace perflab::testing

@@ -1,0 +1,228 @@
+// End-to-end behaviour of the sim engine and the sweep runner, through the perflab binary: exact latency,
+// closed forms, determinism across --jobs, crash and timeout isolation, resume, timeline export.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+// The value of `column` in the first data row of a CSV (no quoted commas in the columns we read).
+double csv_value(const std::string& csv, const std::string& column, int row = 0) {
+  std::istringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  for (int i = 0; i <= row; ++i) std::getline(in, line);
+  auto split = [](const std::string& text) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (char c : text) {
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted) {
+        fields.push_back(field);
+        field.clear();
+      } else
+        field += c;
+    }
+    fields.push_back(field);
+    return fields;
+  };
+  auto names = split(header);
+  auto values = split(line);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == column) return std::stod(values.at(i));
+  }
+  ADD_FAILURE() << "no column " << column << " in " << header;
+  return 0;
+}
+
+TEST(SimEngine, TinyMessageOverTenMillisecondLinkTakesTenMilliseconds) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             pingpong_scenario("s", "[params]\nrequests = 1\nrequest_size = \"1B\"\nreply_size = \"1B\"\n",
+                               "constant(10ms)"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  double rtt = csv_value(read_file(dir / "s.csv"), "rtt_mean_s");
+  // One byte each way at 100 MB/s adds 2e-8 s; the default SimGrid model would give ~0.26 s.
+  EXPECT_NEAR(rtt, 0.020, 1e-6);
+}
+
+TEST(SimEngine, PingpongMatchesClosedForm) {
+  TempDir dir;
+  write_file(dir / "s.toml", pingpong_scenario("s",
+                                               "[params]\nrequests = 100\nrequest_size = \"1KiB\"\n"
+                                               "reply_size = \"1MiB\"\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  double transfer = (1024.0 + 1048576.0) / 100e6;
+  std::string csv = read_file(dir / "s.csv");
+  EXPECT_NEAR(csv_value(csv, "duration_s"), 100 * (2 * 0.020 + transfer), 1e-9);
+  EXPECT_NEAR(csv_value(csv, "messages"), 200, 0);
+}
+
+TEST(SimEngine, RandomLatencyMeanMatchesDistribution) {
+  TempDir dir;
+  write_file(dir / "s.toml", pingpong_scenario("s",
+                                               "[params]\nrequests = 2000\nrequest_size = \"0B\"\n"
+                                               "reply_size = \"0B\"\n",
+                                               "exponential(15ms)"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // 4000 exponential draws: the mean round trip is 30 ms with a standard error of about 0.34 ms.
+  EXPECT_NEAR(csv_value(read_file(dir / "s.csv"), "rtt_mean_s"), 0.030, 5 * 0.00034);
+}
+
+TEST(SimEngine, SameScenarioSameCsvWhateverJobs) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
+             "latency = \"lognormal(20ms, 0.5)\"\nbandwidth = \"10MBps\"\n"
+             "[sweep]\nrequests = [10, 20, 30]\nreply_size = [\"1KiB\", \"64KiB\"]\n");
+  auto one = run_perflab("run " + (dir / "s.toml").string() + " --jobs 1 --out " + (dir / "j1").string());
+  auto two = run_perflab("run " + (dir / "s.toml").string() + " --jobs 2 --out " + (dir / "j2").string());
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(two.status, 0) << two.err;
+  std::string csv = read_file(dir / "j1" / "s.csv");
+  EXPECT_EQ(csv, read_file(dir / "j2" / "s.csv"));
+  EXPECT_EQ(read_file(dir / "j1" / "s.summary.csv"), read_file(dir / "j2" / "s.summary.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * 2 * 4);
+  // Different seeds give different durations: the latency really is random.
+  EXPECT_NE(csv_value(csv, "duration_s", 0), csv_value(csv, "duration_s", 1));
+}
+
+TEST(SimEngine, AbortingPointIsAFailedRowAndTheRestFinishes) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             pingpong_scenario("s", "[params]\nrequests = 3\n[sweep]\nfault = [\"none\", \"abort\"]\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1 of 2 runs failed"), std::string::npos) << r.err;
+  std::string csv = read_file(dir / "s.csv");
+  EXPECT_NE(csv.find("crashed (signal 6"), std::string::npos) << csv;
+  EXPECT_NEAR(csv_value(csv, "duration_s", 0), 3 * (0.04 + 2 * 1024 / 100e6), 1e-9);
+  EXPECT_NE(r.out.find("Failed runs"), std::string::npos);
+}
+
+TEST(SimEngine, HangingPointIsKilledAtThePointTimeout) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             pingpong_scenario("s", "[params]\nrequests = 3\n[sweep]\nfault = [\"hang\", \"none\"]\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --point-timeout 500ms --jobs 1 --out " +
+                       dir.path().string());
+  EXPECT_EQ(r.status, 1);
+  std::string csv = read_file(dir / "s.csv");
+  EXPECT_NE(csv.find("timed out: exceeded --point-timeout 500 ms"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nnone,"), std::string::npos) << csv;
+}
+
+TEST(SimEngine, ResumeAfterKillGivesTheUninterruptedCsv) {
+  TempDir dir;
+  // 40 runs of a few tens of milliseconds: killed once 5 are journaled, so some are finished and some not.
+  write_file(dir / "s.toml",
+             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
+             "latency = \"uniform(1ms, 9ms)\"\nbandwidth = \"10MBps\"\n"
+             "[sweep]\nrequests = [3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009]\n");
+  std::string scenario = (dir / "s.toml").string();
+  auto full = run_perflab("run " + scenario + " --jobs 2 --out " + (dir / "full").string());
+  ASSERT_EQ(full.status, 0) << full.err;
+
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(PERFLAB_BINARY, PERFLAB_BINARY, "run", scenario.c_str(), "--jobs", "1", "--out",
+          (dir / "part").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  fs::path journal = dir / "part" / "s.journal";
+  auto finished_rows = [&] {
+    std::string text = read_file(journal);
+    return text.empty() ? 0L : static_cast<long>(std::count(text.begin(), text.end(), '\n')) - 1;
+  };
+  for (int i = 0; i < 200 && finished_rows() < 5; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  long before = finished_rows();
+  ASSERT_GE(before, 5);
+  ASSERT_LT(before, 40);
+
+  auto resumed = run_perflab("run " + scenario + " --jobs 2 --resume --out " + (dir / "part").string());
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(read_file(dir / "part" / "s.csv"), read_file(dir / "full" / "s.csv"));
+  EXPECT_FALSE(fs::exists(journal)) << "a completed run leaves no journal";
+}
+
+TEST(SimEngine, ResumeRefusesAChangedScenario) {
+  TempDir dir;
+  write_file(dir / "s.toml", pingpong_scenario("s", "[sweep]\nrequests = [1, 2]\n"));
+  fs::create_directories(dir / "out");
+  write_file(dir / "out" / "s.journal", "perflab-journal-v1 12345\n");
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --resume --out " + (dir / "out").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("different scenario"), std::string::npos) << r.err;
+}
+
+TEST(SimEngine, SetMovesAParameterBetweenParamsAndSweep) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             pingpong_scenario("s", "[params]\nreply_size = \"1KiB\"\n[sweep]\nrequests = [1, 2, 3]\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --set params.requests=5 " +
+                       "--set 'sweep.reply_size=[\"1KiB\",\"2KiB\"]' --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;  // header + 2 points
+  EXPECT_NE(r.out.find("2KiB,5,"), std::string::npos) << r.out;
+}
+
+TEST(SimEngine, JsonAndMarkdownSummaries) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 3\n[network]\n"
+             "latency = \"normal(20ms, 5ms)\"\nbandwidth = \"100MBps\"\n[sweep]\nrequests = [5, 10]\n");
+  auto json = run_perflab("run " + (dir / "s.toml").string() + " --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"duration_s\": {\"n\": 3, \"mean\": "), std::string::npos) << json.out;
+  auto md = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  EXPECT_NE(md.out.find("| requests | duration_s | rtt_mean_s | messages |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find(" ± "), std::string::npos);
+  EXPECT_EQ(read_file(dir / "s.md"), md.out);
+  std::string summary = read_file(dir / "s.summary.csv");
+  EXPECT_NE(
+      summary.find("duration_s_mean,duration_s_ci95_low,duration_s_ci95_high,duration_s_min,duration_s_max"),
+      std::string::npos)
+      << summary;
+}
+
+TEST(SimEngine, TimelineHasOneTrackPerActorAndASpanPerMessage) {
+  TempDir dir;
+  write_file(dir / "s.toml", pingpong_scenario("s", "[params]\nrequests = 4\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --timeline " + (dir / "t.json").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string json = read_file(dir / "t.json");
+  EXPECT_NE(json.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(json.find("{\"name\":\"client\"}"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\":\"server\"}"), std::string::npos) << json;
+  size_t spans = 0;
+  for (size_t at = json.find("\"ph\":\"X\""); at != std::string::npos; at = json.find("\"ph\":\"X\"", at + 1))
+    ++spans;
+  EXPECT_EQ(spans, 8U);  // 4 requests + 4 replies
+}
+
+TEST(SimEngine, ListShowsShippedScenarios) {
+  auto r = run_perflab("list");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("pingpong/wan.toml"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("invalid"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace perflab::testing

@@ -1,0 +1,79 @@
+// The micro engine on a test-only study registered here: every grid point gets `repetitions` timed runs,
+// the median becomes `seconds`, the raw repetitions are kept, and counters come from the real workload.
+#include <gtest/gtest.h>
+
+#include "sim/micro_engine.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+
+Study summing_study() {
+  Study study;
+  study.name = "test-summing";
+  study.description = "sums n integers (micro engine self-test)";
+  study.params = {{"n", ParamType::kInt, "1000", "how many integers", {}, 1}};
+  study.metrics = {{"seconds", "median wall time"}, {"sum", "the checksum"}};
+  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+    int64_t n = params.integer("n");
+    MicroWorkload workload;
+    workload.run = [n] {
+      volatile int64_t sum = 0;
+      for (int64_t i = 1; i <= n; ++i) sum = sum + i;
+      return Metrics{{"sum", static_cast<double>(sum)}};
+    };
+    workload.report = [](double seconds, const Metrics& counters) {
+      return Metrics{{"seconds", seconds}, {"sum", counters.at("sum")}};
+    };
+    return workload;
+  };
+  return study;
+}
+
+const StudyRegistration registration(summing_study);
+
+TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
+  Params params;
+  params.set("n", ParamValue{int64_t{100000}, "100000"});
+  auto result = run_micro(*find_study("test-summing"), params, 5);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  ASSERT_EQ(result->repetitions.size(), 5U);
+  auto sorted = result->repetitions;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_DOUBLE_EQ(result->metrics.at("seconds"), sorted[2]);
+  EXPECT_DOUBLE_EQ(result->metrics.at("sum"), 100000.0 * 100001.0 / 2);
+}
+
+TEST(SimMicroEngine, SweepGivesTheSameCsvShapeAsTheSimEngine) {
+  TempDir dir;
+  write_file(dir / "m.toml",
+             "[scenario]\nname = \"m\"\nstudy = \"test-summing\"\nengine = \"micro\"\n"
+             "repetitions = 3\n[sweep]\nn = [10, 1000]\n");
+  auto scenario = load_scenario(dir / "m.toml", {});
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  auto table = run_scenario(*scenario, RunOptions{});
+  ASSERT_TRUE(table.ok()) << table.status().message();
+  ASSERT_EQ(table->rows.size(), 2U);
+  for (const auto& row : table->rows) {
+    EXPECT_TRUE(row.error.empty()) << row.error;
+    EXPECT_EQ(row.repetitions.size(), 3U);
+    EXPECT_GT(row.metrics.at("seconds"), 0);
+  }
+  EXPECT_DOUBLE_EQ(table->rows[1].metrics.at("sum"), 500500);
+}
+
+TEST(SimMicroEngine, NetworkTableIsRejectedForMicroScenarios) {
+  TempDir dir;
+  write_file(dir / "m.toml",
+             "[scenario]\nname = \"m\"\nstudy = \"test-summing\"\nengine = \"micro\"\n"
+             "[network]\nlatency = \"constant(1ms)\"\nbandwidth = \"1MBps\"\n");
+  auto scenario = load_scenario(dir / "m.toml", {});
+  ASSERT_FALSE(scenario.ok());
+  EXPECT_NE(scenario.status().message().find("m.toml:5: [network] is meaningless"), std::string::npos)
+      << scenario.status().message();
+}
+
+}  // namespace
+}  // namespace perflab::testing
