@@ -1,0 +1,44 @@
+// Rng: the one random generator of the harness, with a fully specified algorithm (xoshiro256**,
+// state filled by splitmix64), so a seed gives the same numbers on every platform and standard library.
+// Never feed it to std::*_distribution: their output differs between implementations.
+//
+// Seeds come from derive_seed(scenario seed, grid point, replication, stream): every grid point and
+// replication gets its own generator, and each consumer within one (network latency, a study's delays)
+// its own stream, so adding draws to one consumer does not shift the numbers another one sees.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace perflab {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed);
+
+  uint64_t next_u64();
+  // Uniform in [0, 1) with 53 random bits: k * 2^-53 for a uniform k in [0, 2^53).
+  double uniform01();
+  // Uniform integer in [0, n), without modulo bias; 0 when n == 0.
+  uint64_t uniform_index(uint64_t n);
+
+ private:
+  uint64_t state_[4];
+};
+
+// A seed mixing all four inputs (splitmix64 finalizer, chained): changing any input gives an
+// unrelated seed, and the order of the inputs matters.
+uint64_t derive_seed(uint64_t scenario_seed, uint64_t point_index, uint64_t replication, uint64_t stream = 0);
+
+// A stable stream number from a name, e.g. derive_seed(seed, point, rep, stream_id("network")).
+// FNV-1a over the bytes: the same on every platform and in every build.
+constexpr uint64_t stream_id(std::string_view name) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : name) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+}  // namespace perflab
