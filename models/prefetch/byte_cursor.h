@@ -1,0 +1,62 @@
+// ByteCursor: a bounds-checked reader of big-endian integers over a std::string_view.
+// The class-file scanner reads untrusted bytes through it, so every read says whether the bytes were there
+// instead of reading past the end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace perflab::prefetch {
+
+class ByteCursor {
+ public:
+  explicit ByteCursor(std::string_view bytes) : bytes_(bytes) {}
+
+  std::size_t offset() const { return offset_; }
+  std::size_t remaining() const { return bytes_.size() - offset_; }
+
+  bool ReadU1(std::uint8_t* value) {
+    if (remaining() < 1) return false;
+    *value = Byte(offset_);
+    offset_ += 1;
+    return true;
+  }
+
+  bool ReadU2(std::uint16_t* value) {
+    if (remaining() < 2) return false;
+    *value = static_cast<std::uint16_t>(Byte(offset_) << 8 | Byte(offset_ + 1));
+    offset_ += 2;
+    return true;
+  }
+
+  bool ReadU4(std::uint32_t* value) {
+    if (remaining() < 4) return false;
+    *value = std::uint32_t{Byte(offset_)} << 24 | std::uint32_t{Byte(offset_ + 1)} << 16 |
+             std::uint32_t{Byte(offset_ + 2)} << 8 | std::uint32_t{Byte(offset_ + 3)};
+    offset_ += 4;
+    return true;
+  }
+
+  // The next `length` bytes, without copying.
+  bool ReadBytes(std::size_t length, std::string_view* bytes) {
+    if (remaining() < length) return false;
+    *bytes = bytes_.substr(offset_, length);
+    offset_ += length;
+    return true;
+  }
+
+  bool Skip(std::size_t length) {
+    if (remaining() < length) return false;
+    offset_ += length;
+    return true;
+  }
+
+ private:
+  std::uint8_t Byte(std::size_t at) const { return static_cast<std::uint8_t>(bytes_[at]); }
+
+  std::string_view bytes_;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace perflab::prefetch

@@ -1,0 +1,188 @@
+// Constant-pool scan of a class file; see class_file.h for the rules it follows.
+#include "models/prefetch/class_file.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <utility>
+
+#include "models/prefetch/byte_cursor.h"
+
+namespace perflab::prefetch {
+namespace {
+
+constexpr std::uint32_t kClassFileMagic = 0xCAFEBABE;
+
+enum ConstantTag : std::uint8_t {
+  kUtf8 = 1,
+  kInteger = 3,
+  kFloat = 4,
+  kLong = 5,
+  kDouble = 6,
+  kClass = 7,
+  kString = 8,
+  kFieldref = 9,
+  kMethodref = 10,
+  kInterfaceMethodref = 11,
+  kNameAndType = 12,
+  kMethodHandle = 15,
+  kMethodType = 16,
+  kInvokeDynamic = 18,
+};
+
+// Bytes following the tag for the constants whose content the scan skips; nullopt = unknown size.
+std::optional<std::size_t> SkippedSize(std::uint8_t tag) {
+  switch (tag) {
+    case kString:
+    case kMethodType:
+      return 2;
+    case kMethodHandle:
+      return 3;
+    case kInteger:
+    case kFloat:
+    case kFieldref:
+    case kMethodref:
+    case kInterfaceMethodref:
+    case kInvokeDynamic:
+      return 4;
+    case kLong:
+    case kDouble:
+      return 8;
+    default:
+      return std::nullopt;
+  }
+}
+
+// A reference from one constant to a Utf8 constant, resolved once the whole pool has been read
+// (constants may refer forward).
+struct Utf8Reference {
+  std::uint16_t from;
+  std::uint16_t to;
+};
+
+std::string BinaryName(std::string_view internal_name) {
+  std::string name(internal_name);
+  std::replace(name.begin(), name.end(), '/', '.');
+  return name;
+}
+
+void AddClassConstantName(std::string_view name, std::vector<std::string>* names) {
+  while (!name.empty() && name.front() == '[') name.remove_prefix(1);
+  if (name.size() <= 1) return;  // a primitive array element type such as "[I"
+  if (name.front() == 'L' && name.back() == ';') name = name.substr(1, name.size() - 2);
+  if (!name.empty()) names->push_back(BinaryName(name));
+}
+
+void AddDescriptorClassNames(std::string_view descriptor, std::vector<std::string>* names) {
+  std::size_t start = descriptor.find('L');
+  while (start != std::string_view::npos) {
+    const std::size_t end = descriptor.find(';', start + 1);
+    if (end == std::string_view::npos) return;
+    if (end > start + 1) names->push_back(BinaryName(descriptor.substr(start + 1, end - start - 1)));
+    start = descriptor.find('L', end + 1);
+  }
+}
+
+std::string Hex(std::uint32_t value) {
+  char text[11];
+  std::snprintf(text, sizeof text, "0x%08X", value);
+  return text;
+}
+
+std::string EntryDescription(std::uint32_t index, std::uint8_t tag, std::size_t offset) {
+  return "constant pool entry " + std::to_string(index) + " (tag " + std::to_string(tag) + ") at byte " +
+         std::to_string(offset);
+}
+
+}  // namespace
+
+Result<ClassScan> ScanClassFile(std::string_view class_file) {
+  ByteCursor in(class_file);
+  std::uint32_t magic = 0;
+  std::uint16_t constant_pool_count = 0;
+  if (!in.ReadU4(&magic) || !in.Skip(4) || !in.ReadU2(&constant_pool_count)) {
+    return Status::Error("class file truncated: " + std::to_string(class_file.size()) +
+                         " bytes, expected at least 10 (magic, version, constant_pool_count)");
+  }
+  if (magic != kClassFileMagic) {
+    return Status::Error("not a class file: magic is " + Hex(magic) + ", expected 0xCAFEBABE");
+  }
+  if (constant_pool_count == 0) {
+    return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
+  }
+
+  std::vector<std::optional<std::string_view>> utf8(constant_pool_count);
+  std::vector<Utf8Reference> class_names;
+  std::vector<Utf8Reference> name_and_type_descriptors;
+  for (std::uint32_t index = 1; index < constant_pool_count; ++index) {  // 32 bits: a Long may end at 65535
+    const std::size_t entry_offset = in.offset();
+    std::uint8_t tag = 0;
+    if (!in.ReadU1(&tag)) {
+      return Status::Error("class file truncated at byte " + std::to_string(entry_offset) +
+                           ": constant pool entry " + std::to_string(index) + " of " +
+                           std::to_string(constant_pool_count - 1) + " is missing");
+    }
+    bool complete = true;
+    switch (tag) {
+      case kUtf8: {
+        std::uint16_t length = 0;
+        std::string_view text;
+        complete = in.ReadU2(&length) && in.ReadBytes(length, &text);
+        utf8[index] = text;
+        break;
+      }
+      case kClass: {
+        std::uint16_t name_index = 0;
+        complete = in.ReadU2(&name_index);
+        class_names.push_back({static_cast<std::uint16_t>(index), name_index});
+        break;
+      }
+      case kNameAndType: {
+        std::uint16_t name_index = 0;
+        std::uint16_t descriptor_index = 0;
+        complete = in.ReadU2(&name_index) && in.ReadU2(&descriptor_index);
+        name_and_type_descriptors.push_back({static_cast<std::uint16_t>(index), descriptor_index});
+        break;
+      }
+      default: {
+        const std::optional<std::size_t> size = SkippedSize(tag);
+        if (!size) return ClassScan{{}, tag};
+        complete = in.Skip(*size);
+        if (tag == kLong || tag == kDouble) ++index;  // they take two slots
+        break;
+      }
+    }
+    if (!complete) {
+      return Status::Error("class file truncated: " + EntryDescription(index, tag, entry_offset) +
+                           " runs past the end (" + std::to_string(class_file.size()) + " bytes)");
+    }
+  }
+
+  auto resolve = [&](const Utf8Reference& reference, const char* kind) -> Result<std::string_view> {
+    if (reference.to == 0 || reference.to >= constant_pool_count || !utf8[reference.to]) {
+      return Status::Error("malformed class file: " + std::string(kind) + " constant " +
+                           std::to_string(reference.from) + " refers to entry " +
+                           std::to_string(reference.to) + ", expected a Utf8 constant in 1.." +
+                           std::to_string(constant_pool_count - 1));
+    }
+    return *utf8[reference.to];
+  };
+
+  ClassScan scan;
+  for (const Utf8Reference& reference : class_names) {
+    Result<std::string_view> name = resolve(reference, "Class");
+    if (!name.ok()) return name.status();
+    AddClassConstantName(*name, &scan.dependencies);
+  }
+  for (const Utf8Reference& reference : name_and_type_descriptors) {
+    Result<std::string_view> descriptor = resolve(reference, "NameAndType");
+    if (!descriptor.ok()) return descriptor.status();
+    AddDescriptorClassNames(*descriptor, &scan.dependencies);
+  }
+  std::sort(scan.dependencies.begin(), scan.dependencies.end());
+  scan.dependencies.erase(std::unique(scan.dependencies.begin(), scan.dependencies.end()),
+                          scan.dependencies.end());
+  return scan;
+}
+
+}  // namespace perflab::prefetch

@@ -1,0 +1,33 @@
+// Reader of the workload trace: a JDK 17 `java -Xlog:class+load=info` log, such as
+// scenarios/prefetch/data/jgit-clone.classload.log, one line per class the JVM loaded:
+//
+//   [0.077s][info][class,load] org.eclipse.jgit.pgm.Main source:
+//   file:/usr/share/java/org.eclipse.jgit.pgm.jar
+//
+// Any decorators may precede the message as long as the level and tags decorators are there (the default
+// uptime,level,tags is). Kept: [info][class,load] lines whose source is a `file:` URL of a JAR, in log order.
+// Skipped: other sources (`jrt:/` and `shared objects file` are JDK classes, `__JVM_DefineClass__` and
+// host-class sources are generated classes), hidden classes (names with '/'), other tags, other levels
+// (debug lines add detail to a load already logged). Anything else is an error "trace.log:LINE: ...".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/common/status.h"
+
+namespace perflab::prefetch {
+
+struct TracedClassLoad {
+  std::string class_name;  // binary name
+  std::string jar_path;    // the file: URL of the source, percent-decoded
+  int line = 0;
+};
+
+// `trace_name` is used in error messages.
+Result<std::vector<TracedClassLoad>> ParseClassLoadTrace(std::string_view text,
+                                                         const std::string& trace_name);
+Result<std::vector<TracedClassLoad>> ReadClassLoadTrace(const std::string& path);
+
+}  // namespace perflab::prefetch

@@ -1,0 +1,36 @@
+// ReadClasspathFile: the classpath file format of the prefetch study; see classpath_file.h.
+#include "models/prefetch/classpath_file.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace perflab::prefetch {
+namespace {
+
+std::string Trimmed(const std::string& line) {
+  const char* kSpace = " \t\r";
+  const std::size_t begin = line.find_first_not_of(kSpace);
+  if (begin == std::string::npos) return "";
+  return line.substr(begin, line.find_last_not_of(kSpace) - begin + 1);
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> ReadClasspathFile(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return Status::Error(path + ": cannot open the classpath file");
+  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  std::vector<std::string> jars;
+  std::string line;
+  while (std::getline(file, line)) {
+    const std::string jar = Trimmed(line);
+    if (jar.empty() || jar.front() == '#') continue;
+    const std::filesystem::path jar_path(jar);
+    jars.push_back(jar_path.is_absolute() ? jar : (directory / jar_path).lexically_normal().string());
+  }
+  if (file.bad()) return Status::Error(path + ": error while reading the classpath file");
+  if (jars.empty()) return Status::Error(path + ": no JAR paths, expected one JAR path per line");
+  return jars;
+}
+
+}  // namespace perflab::prefetch

@@ -1,0 +1,49 @@
+// MakeWorkload: the trace restricted to the classpath; see workload.h.
+#include "models/prefetch/workload.h"
+
+#include <filesystem>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace perflab::prefetch {
+namespace {
+
+// The same string for two paths of the same file (symbolic links resolved) when the file exists.
+std::string SameFileKey(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+  return error ? std::filesystem::path(path).lexically_normal().string() : canonical.string();
+}
+
+}  // namespace
+
+Workload MakeWorkload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath) {
+  std::unordered_map<std::string, int> jar_by_key;
+  for (int jar = 0; jar < static_cast<int>(classpath.size()); ++jar) {
+    jar_by_key.emplace(SameFileKey(classpath[jar]), jar);
+  }
+  std::unordered_map<std::string, int> jar_by_traced_path;  // -1: not on the classpath
+  std::unordered_set<std::string> seen;
+  std::set<int> jars_used;
+  Workload workload;
+  for (const TracedClassLoad& load : trace) {
+    auto traced = jar_by_traced_path.find(load.jar_path);
+    if (traced == jar_by_traced_path.end()) {
+      auto on_classpath = jar_by_key.find(SameFileKey(load.jar_path));
+      const int jar = on_classpath == jar_by_key.end() ? -1 : on_classpath->second;
+      traced = jar_by_traced_path.emplace(load.jar_path, jar).first;
+    }
+    if (traced->second < 0) {
+      ++workload.dropped;
+      continue;
+    }
+    if (!seen.insert(load.class_name).second) continue;
+    workload.classes.push_back(load.class_name);
+    jars_used.insert(traced->second);
+  }
+  workload.jars_used.assign(jars_used.begin(), jars_used.end());
+  return workload;
+}
+
+}  // namespace perflab::prefetch

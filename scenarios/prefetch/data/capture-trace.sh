@@ -1,0 +1,94 @@
+#!/bin/sh
+# Captures the prefetch study's workload: the real class-load order of a JGit clone.
+#
+# Runs Debian's JGit 4.11 command line (main class org.eclipse.jgit.pgm.Main, as /usr/bin/jgit does) to
+# clone a small local repository made here with git, under `java -Xshare:off -Xlog:class+load=info`.
+# Writes, next to this script:
+#   jgit-clone.classload.log  the JVM's class-load log (JDK 17 unified-logging format)
+#   jgit-clone.classpath      the classpath used, one absolute JAR path per line, in classpath order
+# Needs: jgit-cli, libjgit-java and their dependencies, a JDK 17 `java` (or $JAVA), git.
+#
+# Why not just run /usr/bin/jgit: Debian's launcher puts only org.eclipse.jgit.pgm.jar on the classpath and
+# relies on its manifest Class-Path, which lacks org.eclipse.jgit.lfs.jar (`jgit` dies with
+# NoClassDefFoundError: org/eclipse/jgit/lfs/BuiltinLFS) and names JavaEWAH.jar, which Debian ships as
+# javaewah.jar. So the classpath below is instead the runtime dependency closure of org.eclipse.jgit.pgm as
+# declared by its POM (/usr/share/maven-repo/org/eclipse/jgit/org.eclipse.jgit.pgm/), in POM order, direct
+# dependencies first, resolved to Debian's JARs: the classpath upstream's self-contained jgit.sh bundles.
+# Left out: slf4j-log4j12 + log4j (log4j 1.2 is not packaged in Debian 12; without a binding SLF4J falls
+# back to its no-op logger) and org.eclipse.osgi (only used by the archive bundle's OSGi activator).
+set -eu
+
+out_dir=$(cd "$(dirname "$0")" && pwd)
+java=${JAVA:-java}
+lib=/usr/share/java
+
+classpath_jars="
+  org.eclipse.jgit.pgm.jar
+  args4j.jar
+  commons-compress.jar
+  org.eclipse.jgit.archive.jar
+  org.eclipse.jgit.jar
+  org.eclipse.jgit.ui.jar
+  org.eclipse.jgit.http.apache.jar
+  httpclient.jar
+  slf4j-api.jar
+  jetty9-servlet.jar
+  org.eclipse.jgit.lfs.jar
+  org.eclipse.jgit.lfs.server.jar
+  jsch.jar
+  jzlib.jar
+  javaewah.jar
+  httpcore.jar
+  commons-logging.jar
+  commons-codec.jar
+  gson.jar
+  jetty9-security.jar
+  jetty9-server.jar
+  servlet-api.jar
+  jetty9-http.jar
+  jetty9-io.jar
+  jetty9-util.jar
+"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+classpath=
+: >"$work/classpath"
+for jar in $classpath_jars; do
+  [ -f "$lib/$jar" ] || { echo "capture-trace.sh: $lib/$jar not found; install jgit-cli and its dependencies" >&2; exit 1; }
+  echo "$lib/$jar" >>"$work/classpath"
+  classpath=${classpath:+$classpath:}$lib/$jar
+done
+
+# A small repository: a few commits, a branch, a tag, files in subdirectories.
+src="$work/src"
+git init -q "$src"
+cd "$src"
+git config user.email capture@perflab.invalid
+git config user.name "perflab capture"
+mkdir -p docs src/main
+for i in 1 2 3 4 5; do
+  echo "line $i of the readme" >>README.md
+  seq 1 $((i * 50)) >src/main/numbers.txt
+  echo "document $i" >"docs/doc$i.txt"
+  git add -A
+  git commit -q -m "commit $i"
+done
+git tag v1.0
+git branch feature
+cd "$work"
+
+# -Xshare:off so that every class is really loaded from its JAR and logged with its source.
+"$java" -Xshare:off -Xlog:class+load=info:file="$work/classload.log" \
+  -cp "$classpath" org.eclipse.jgit.pgm.Main clone "$src" "$work/dst" >"$work/clone.out" 2>&1 || {
+  cat "$work/clone.out" >&2
+  exit 1
+}
+[ -f "$work/dst/README.md" ] || { echo "capture-trace.sh: the clone produced no work tree" >&2; exit 1; }
+
+cp "$work/classload.log" "$out_dir/jgit-clone.classload.log"
+cp "$work/classpath" "$out_dir/jgit-clone.classpath"
+echo "wrote $out_dir/jgit-clone.classload.log ($(wc -l <"$out_dir/jgit-clone.classload.log") lines," \
+  "$(grep -c 'source: file:' "$out_dir/jgit-clone.classload.log") classes from JARs)"
+echo "wrote $out_dir/jgit-clone.classpath ($(wc -l <"$out_dir/jgit-clone.classpath") JARs)"

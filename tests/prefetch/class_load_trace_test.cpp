@@ -1,0 +1,125 @@
+// The -Xlog:class+load trace reader and the workload it gives: the committed JGit clone log, hand-written
+// logs with every kind of line, malformed lines reported with their line number.
+#include "models/prefetch/class_load_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/prefetch/workload.h"
+#include "tests/prefetch/real_jgit.h"
+#include "tests/prefetch/zip_writer.h"
+
+namespace perflab::prefetch {
+namespace {
+
+using Names = std::vector<std::string>;
+
+Names ClassNames(const std::vector<TracedClassLoad>& loads) {
+  Names names;
+  for (const TracedClassLoad& load : loads) names.push_back(load.class_name);
+  return names;
+}
+
+std::string ParseError(const std::string& text) {
+  Result<std::vector<TracedClassLoad>> loads = ParseClassLoadTrace(text, "trace.log");
+  EXPECT_FALSE(loads.ok()) << "parsed unexpectedly";
+  return loads.ok() ? "" : loads.status().message();
+}
+
+TEST(PrefetchClassLoadTrace, ReadsTheCommittedJGitCloneLog) {
+  Result<std::vector<TracedClassLoad>> loads = ReadClassLoadTrace(testing::TracePath());
+  ASSERT_TRUE(loads.ok()) << loads.status().message();
+  ASSERT_FALSE(loads->empty());
+  EXPECT_EQ(loads->front().class_name, "org.eclipse.jgit.pgm.Main");
+  EXPECT_EQ(loads->front().jar_path, "/usr/share/java/org.eclipse.jgit.pgm.jar");
+  std::set<std::string> jars;
+  for (const TracedClassLoad& load : *loads) jars.insert(load.jar_path);
+  std::printf("[ trace    ] %zu classes loaded from %zu JARs\n", loads->size(), jars.size());
+  EXPECT_GT(loads->size(), 500u);
+}
+
+TEST(PrefetchClassLoadTrace, KeepsOnlyClassesFromJarFiles) {
+  const std::string log =
+      "[0.010s][info][class,load] java.lang.Object source: shared objects file\n"
+      "[0.011s][info][class,load] java.lang.String source: jrt:/java.base\n"
+      "[0.020s][info][class,load] a.Main source: file:/opt/app/a.jar\n"
+      "[0.021s][debug][class,load] klass: 0x0000000800c01000 super: 0x0000000800001000 loader: [app]\n"
+      "[0.022s][info][class,load] a.Main$$Lambda$14/0x0000000800c0a000 source: a.Main\n"
+      "[0.023s][info][class,load] jdk.internal.reflect.GeneratedMethodAccessor1 source: __JVM_DefineClass__\n"
+      "[0.024s][info][class,load] b.Dir source: file:/opt/app/classes/\n"
+      "[0.025s][info][gc,heap   ] Heap region size: 1M\n"
+      "[0.026s][info][class,load  ] b.With$Space source: file:///opt/my%20app/b.jar\r\n"
+      "\n"
+      "[2024-01-01T00:00:00.000+0000][0.027s][1234][info][class,load] c.C source: file:/c.jar\n";
+  Result<std::vector<TracedClassLoad>> loads = ParseClassLoadTrace(log, "trace.log");
+  ASSERT_TRUE(loads.ok()) << loads.status().message();
+  EXPECT_EQ(ClassNames(*loads), (Names{"a.Main", "b.With$Space", "c.C"}));
+  EXPECT_EQ((*loads)[0].jar_path, "/opt/app/a.jar");
+  EXPECT_EQ((*loads)[0].line, 3);
+  EXPECT_EQ((*loads)[1].jar_path, "/opt/my app/b.jar");
+  EXPECT_EQ((*loads)[2].line, 11);
+}
+
+TEST(PrefetchClassLoadTrace, MalformedLinesAreErrorsWithTheirLineNumber) {
+  const std::string good = "[0.01s][info][class,load] a.A source: file:/a.jar\n";
+  EXPECT_EQ(ParseError(good + good + "garbage\n").rfind("trace.log:3: ", 0), 0u);
+  EXPECT_NE(ParseError(good + "[0.02s][info][class,load] a.B\n")
+                .find("trace.log:2: expected '<class name> source:"),
+            std::string::npos);
+  EXPECT_NE(ParseError("[0.02s][info][class,load]  source: file:/a.jar\n").find("trace.log:1:"),
+            std::string::npos);
+  EXPECT_NE(ParseError(good + "[0.02s][info][class,load] a b source: file:/a.jar\n").find("trace.log:2:"),
+            std::string::npos);
+  EXPECT_NE(
+      ParseError("[0.02s][info][class,load a.B source: file:/a.jar\n").find("trace.log:1: unterminated"),
+      std::string::npos);
+  EXPECT_NE(ParseError("[0.02s] a.B source: file:/a.jar\n").find("trace.log:1: expected the decorations"),
+            std::string::npos);
+  EXPECT_NE(ParseError(good + good + good + "[0.02s][info][class,load] a.B source: file:/a%2.jar\n")
+                .find("trace.log:4: broken %-escape"),
+            std::string::npos);
+}
+
+TEST(PrefetchClassLoadTrace, MissingFileIsAnError) {
+  Result<std::vector<TracedClassLoad>> loads = ReadClassLoadTrace("/nonexistent/perflab/trace.log");
+  ASSERT_FALSE(loads.ok());
+  EXPECT_NE(loads.status().message().find("/nonexistent/perflab/trace.log"), std::string::npos);
+}
+
+TEST(PrefetchWorkload, TheCommittedTraceIsServedByTheCommittedClasspath) {
+  Result<const testing::RealJGit*> jgit = testing::LoadRealJGit();
+  ASSERT_TRUE(jgit.ok()) << jgit.status().message();
+  const Workload& workload = (*jgit)->workload;
+  EXPECT_EQ(workload.dropped, 0u);
+  EXPECT_EQ(workload.classes.size(), (*jgit)->trace.size());
+  for (const std::string& name : workload.classes) {
+    EXPECT_TRUE((*jgit)->graph->Find(name).has_value()) << name << " is not on the classpath";
+  }
+  std::printf("[ workload ] %zu classes from %zu of the %d classpath JARs (%zu classes on the classpath)\n",
+              workload.classes.size(), workload.jars_used.size(), (*jgit)->classpath.jar_count(),
+              (*jgit)->graph->class_count());
+}
+
+TEST(PrefetchWorkload, KeepsClasspathJarsInOrderOnceAndMatchesLinkedPaths) {
+  testing::TempDirectory directory;
+  const std::string real = directory.File("lib-1.0.jar");
+  const std::string link = directory.File("lib.jar");
+  ASSERT_TRUE(testing::WriteZip(real, {{"l/L.class", "x"}}));
+  std::filesystem::create_symlink(real, link);
+
+  const std::vector<TracedClassLoad> trace = {{"l.First", link, 1},
+                                              {"o.Other", "/elsewhere/other.jar", 2},
+                                              {"l.Second", real, 3},
+                                              {"l.First", real, 4}};
+  const Workload workload = MakeWorkload(trace, {"/first/on/classpath.jar", real});
+  EXPECT_EQ(workload.classes, (Names{"l.First", "l.Second"}));
+  EXPECT_EQ(workload.jars_used, (std::vector<int>{1}));
+  EXPECT_EQ(workload.dropped, 1u);
+}
+
+}  // namespace
+}  // namespace perflab::prefetch

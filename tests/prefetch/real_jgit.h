@@ -1,0 +1,35 @@
+// The committed JGit workload (scenarios/prefetch/data) loaded for tests and benchmarks: the classpath file,
+// the Debian JARs it names, the dependency graph scanned from them, the class-load trace and the workload.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+#include "models/prefetch/class_load_trace.h"
+#include "models/prefetch/classpath.h"
+#include "models/prefetch/dependency_graph.h"
+#include "models/prefetch/workload.h"
+
+namespace perflab::prefetch::testing {
+
+std::string DataDirectory();
+std::string ClasspathFilePath();
+std::string TracePath();
+
+// The JAR paths of the committed classpath file, checked to exist (the error says which package to install).
+Result<std::vector<std::string>> RealClasspathPaths();
+
+struct RealJGit {
+  std::vector<std::string> jar_paths;
+  Classpath classpath;
+  std::unique_ptr<DependencyGraph> graph;
+  std::vector<TracedClassLoad> trace;
+  Workload workload;
+};
+
+// Loaded once per process and shared; the error explains what is missing.
+Result<const RealJGit*> LoadRealJGit();
+
+}  // namespace perflab::prefetch::testing
