@@ -158,8 +158,15 @@ int cmd_describe(const std::string& name) {
     std::printf("  %-24s %-28s default %s\n  %24s %s\n", p.name.c_str(), type.c_str(),
                 p.default_value.empty() ? "(required)" : p.default_value.c_str(), "", p.meaning.c_str());
   }
-  std::printf("\nMetrics (CSV columns):\n");
-  for (const auto& m : study->metrics) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+  if (study->run_sim) {
+    std::printf("\nMetrics of the sim engine (CSV columns):\n");
+    for (const auto& m : study->metrics) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+  }
+  if (study->setup_micro) {
+    std::printf("\nMetrics of the micro engine (CSV columns):\n");
+    for (const auto& m : study->metrics_for("micro"))
+      std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+  }
   return 0;
 }
 

@@ -18,7 +18,7 @@ std::string join_csv(const std::vector<std::string>& fields) {
 
 std::vector<std::string> metric_names(const RunTable& table) {
   std::vector<std::string> names;
-  for (const auto& m : table.scenario->study->metrics) names.push_back(m.name);
+  for (const auto& m : table.scenario->study->metrics_for(table.scenario->engine)) names.push_back(m.name);
   return names;
 }
 
@@ -54,6 +54,8 @@ std::string mean_with_interval(const stats::Summary& s) {
   if (magnitude > 0)
     decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
   char text[96];
+  if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
+    return format_number(s.mean);
   if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
     std::snprintf(text, sizeof text, "%.*f ± %.*f", decimals, s.mean, decimals, half);
   } else {

@@ -27,6 +27,8 @@ const char* type_name(ParamType type) {
       return "path";
     case ParamType::kPathList:
       return "list of paths";
+    case ParamType::kText:
+      return "string";
   }
   return "?";
 }

@@ -26,6 +26,7 @@ enum class ParamType {
   kDistribution,  // "uniform(0ms, 250ms)": a Distribution of durations
   kPath,          // a file, relative to the scenario file
   kPathList,      // a list of files
+  kText,          // a free-form string the study's validate() checks
 };
 
 const char* type_name(ParamType type);
@@ -37,6 +38,10 @@ struct ParamSpec {
   std::string meaning;
   std::vector<std::string> choices;  // kChoice only
   double min = 0;                    // numbers and quantities must be >= min
+  std::string engine = "";           // "sim" or "micro" if only that engine uses it; empty: both
+  bool used_by(const std::string& scenario_engine) const {
+    return engine.empty() || engine == scenario_engine;
+  }
 };
 
 // One parameter's value: the typed form drivers read and the text that goes into CSV columns.

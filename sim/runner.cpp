@@ -77,8 +77,8 @@ std::string describe_exit(int status) {
   return "child ended abnormally";
 }
 
-Status check_metrics(const Study& study, const Metrics& metrics) {
-  for (const auto& spec : study.metrics) {
+Status check_metrics(const Study& study, const std::string& engine, const Metrics& metrics) {
+  for (const auto& spec : study.metrics_for(engine)) {
     if (metrics.count(spec.name) == 0)
       return Status::Error("driver did not report metric \"" + spec.name + "\"");
   }
@@ -120,7 +120,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
     row.error = metrics.status().message();
     return row;
   }
-  auto complete = check_metrics(study, *metrics);
+  auto complete = check_metrics(study, scenario.engine, *metrics);
   if (!complete.ok()) row.error = complete.message();
   row.metrics = *metrics;
   if (timeline_ptr != nullptr) {

@@ -144,6 +144,11 @@ Result<ParamValue> to_param_value(const ParamSpec& spec, const Located& at) {
       std::string text = d->spec();
       return ParamValue{std::move(d).value(), text};
     }
+    case ParamType::kText: {
+      if (!node.is_string()) return wrong_type(at, key, "a string");
+      std::string v = node.as_string()->get();
+      return ParamValue{v, v};
+    }
     case ParamType::kPath: {
       if (!node.is_string()) return wrong_type(at, key, "a file path string");
       auto path = resolve_path(at, key, node.as_string()->get());
@@ -176,6 +181,11 @@ std::string known_params(const Study& study) {
   std::string names;
   for (const auto& p : study.params) names += (names.empty() ? "" : ", ") + p.name;
   return names;
+}
+
+Status wrong_engine(const std::string& where, const ParamSpec& spec, const std::string& engine) {
+  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + spec.engine +
+                             " engine, and this scenario runs the " + engine + " engine");
 }
 
 Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
@@ -410,6 +420,7 @@ struct Loader {
       auto at = locate("params." + key, *node);
       const ParamSpec* spec = study.find_param(key);
       if (spec == nullptr) return unknown_param(at.where, key, study);
+      if (!spec->used_by(scenario.engine)) return wrong_engine(at.where, *spec, scenario.engine);
       auto v = to_param_value(*spec, at);
       if (!v.ok()) return v.status();
       fixed_[key] = std::move(v).value();
@@ -425,6 +436,7 @@ struct Loader {
       auto at = locate("sweep." + key, *node);
       const ParamSpec* spec = scenario.study->find_param(key);
       if (spec == nullptr) return unknown_param(at.where, key, *scenario.study);
+      if (!spec->used_by(scenario.engine)) return wrong_engine(at.where, *spec, scenario.engine);
       if (explicitly_fixed_.count(key) != 0) {
         return error_at(at.where, "\"" + key + "\" is both in [params] and in [sweep], expected one of them");
       }
@@ -468,6 +480,7 @@ struct Loader {
         Located at{value, where_of(file, *value), dir};
         const ParamSpec* spec = scenario.study->find_param(key);
         if (spec == nullptr) return unknown_param(at.where, key, *scenario.study);
+        if (!spec->used_by(scenario.engine)) return wrong_engine(at.where, *spec, scenario.engine);
         if (explicitly_fixed_.count(key) != 0 ||
             std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& s) { return s.first == key; })) {
           return error_at(at.where, "\"" + key + "\" is set by a [[case]] and also in [params] or [sweep], " +
@@ -495,6 +508,7 @@ struct Loader {
     for (const auto& key : case_keys) scenario.param_columns.push_back(key);
     for (const auto& spec : study.params) {
       const auto& cols = scenario.param_columns;
+      if (!spec.used_by(scenario.engine)) continue;
       if (std::find(cols.begin(), cols.end(), spec.name) == cols.end())
         scenario.param_columns.push_back(spec.name);
     }

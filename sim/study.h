@@ -55,7 +55,8 @@ struct Study {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
-  std::vector<MetricSpec> metrics;
+  std::vector<MetricSpec> metrics;        // what run_sim reports
+  std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives (if it differs)
   // Cross-parameter checks once a point's values are known (optional).
   std::function<Status(const Params&)> validate;
   // Engines: a study provides one or both.
@@ -65,6 +66,9 @@ struct Study {
   std::function<std::string(const RunTable&)> headline_report;
 
   const ParamSpec* find_param(const std::string& param) const;
+  const std::vector<MetricSpec>& metrics_for(const std::string& engine) const {
+    return engine == "micro" && !micro_metrics.empty() ? micro_metrics : metrics;
+  }
 };
 
 void register_study(Study study);

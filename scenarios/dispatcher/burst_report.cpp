@@ -1,0 +1,96 @@
+// The headline report of the `dispatcher` study: the PR's benchmark table (enqueue n calls to one host with
+// both limits = n), our C++ timings per strategy beside the PR's Java numbers, the speed-ups, and the
+// fitted complexity exponent b of each strategy (time ∝ n^b).
+#include <cmath>
+#include <map>
+
+#include "analysis/stats.h"
+#include "scenarios/dispatcher/dispatcher_study.h"
+#include "sim/run_table.h"
+
+namespace perflab::dispatcher_study {
+namespace {
+
+struct PrRow {
+  int n;
+  double before_s;  // OkHttp 3.12.0
+  double after_s;   // with the PR
+};
+// From the PR description ("very unscientific", Java on a laptop); "2 minutes" taken as 120 s.
+constexpr PrRow kPrTable[] = {
+    {64, 0.030, 0.030}, {640, 0.101, 0.071}, {6400, 1.266, 0.196}, {64000, 120, 0.917}};
+
+std::string format_time(double seconds) {
+  char text[32];
+  if (!(seconds > 0)) return "—";
+  if (seconds >= 1) {
+    std::snprintf(text, sizeof text, "%.2f s", seconds);
+  } else if (seconds >= 1e-3) {
+    std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g µs", seconds * 1e6);
+  }
+  return text;
+}
+
+std::string format_ratio(double a, double b) {
+  if (!(a > 0) || !(b > 0)) return "—";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g×", a / b);
+  return text;
+}
+
+}  // namespace
+
+std::string burst_report(const RunTable& table) {
+  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
+  // seconds[strategy][n], from the points of the enqueue_burst workload.
+  std::map<std::string, std::map<int, double>> seconds;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    if (table.column_value(p, "workload") != "enqueue_burst") continue;
+    auto values = table.values(p, "seconds");
+    if (values.empty()) continue;
+    seconds[table.column_value(p, "strategy")][std::stoi(table.column_value(p, "n"))] =
+        stats::summarize(values).median;
+  }
+  std::string out = "### dispatcher: the PR's benchmark beside the PR's numbers\n\n";
+  out +=
+      "Enqueue n calls to one host with maxRequests = maxRequestsPerHost = n, never finish (real CPU, "
+      "median).\n";
+  out += "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ port on this machine.\n\n";
+  out +=
+      "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | scan / counter | PR before / "
+      "after | "
+      "counter / indexed |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& pr : kPrTable) {
+    auto get = [&](const std::string& s) {
+      auto it = seconds[s].find(pr.n);
+      return it == seconds[s].end() ? 0.0 : it->second;
+    };
+    out += "| " + std::to_string(pr.n) + " | " + format_time(get("scan")) + " | " +
+           format_time(get("counter")) + " | " + format_time(get("indexed")) + " | " +
+           format_time(pr.before_s) + " | " + format_time(pr.after_s) + " | " +
+           format_ratio(get("scan"), get("counter")) + " | " + format_ratio(pr.before_s, pr.after_s) + " | " +
+           format_ratio(get("counter"), get("indexed")) + " |\n";
+  }
+  out += "\nFitted complexity, time ∝ n^b (least squares in log-log over the measured n):\n\n";
+  for (const auto& s : strategies) {
+    std::vector<double> ns, ts;
+    for (const auto& [n, t] : seconds[s]) {
+      ns.push_back(n);
+      ts.push_back(t);
+    }
+    auto fit =
+        ns.size() >= 2 ? stats::fit_power(ns, ts) : Result<stats::Fit>(Status::Error("too few points"));
+    char line[128];
+    if (fit.ok()) {
+      std::snprintf(line, sizeof line, "- %s: b = %.2f (r² = %.3f)\n", s.c_str(), fit->b, fit->r2);
+    } else {
+      std::snprintf(line, sizeof line, "- %s: no fit (%s)\n", s.c_str(), fit.status().message().c_str());
+    }
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace perflab::dispatcher_study

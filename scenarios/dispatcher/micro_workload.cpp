@@ -1,0 +1,35 @@
+// Micro engine driver: one grid point = one whole workload on the real Dispatcher (models/dispatcher),
+// timed by the harness's Google Benchmark engine. ns_per_op (seconds / elements touched under the lock) is
+// what the incident simulation charges per element, so this is also how that cost is calibrated.
+#include "models/dispatcher/workloads.h"
+#include "scenarios/dispatcher/dispatcher_study.h"
+
+namespace perflab::dispatcher_study {
+
+Result<MicroWorkload> setup_micro_workload(const Params& params) {
+  auto workload = dispatcher::parse_workload(params.string("workload"));
+  if (!workload.ok()) return workload.status();
+  auto strategy = dispatcher::parse_strategy(params.string("strategy"));
+  if (!strategy.ok()) return strategy.status();
+  const int n = static_cast<int>(params.integer("n"));
+  const int max_requests = static_cast<int>(params.integer("max_requests"));
+  const int max_per_host = static_cast<int>(params.integer("max_requests_per_host"));
+
+  MicroWorkload micro;
+  micro.run = [=]() {
+    auto result = dispatcher::run_workload(*workload, *strategy, n, max_requests, max_per_host);
+    if (!result.ok()) return Metrics{};
+    return Metrics{{"ops_under_lock", static_cast<double>(result->ops_under_lock)},
+                   {"calls", static_cast<double>(result->calls)}};
+  };
+  micro.report = [n](double seconds, const Metrics& counters) {
+    double ops = counters.count("ops_under_lock") ? counters.at("ops_under_lock") : 0;
+    return Metrics{{"seconds", seconds},
+                   {"ns_per_call", seconds * 1e9 / n},
+                   {"ops_under_lock", ops},
+                   {"ns_per_op", ops > 0 ? seconds * 1e9 / ops : 0}};
+  };
+  return micro;
+}
+
+}  // namespace perflab::dispatcher_study
