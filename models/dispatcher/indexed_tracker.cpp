@@ -39,8 +39,7 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
     eligible_heads_.erase(eligible_heads_.begin());
     lane.head_is_eligible = false;
 
-    CallPtr call = std::move(lane.ready.front().call);
-    lane.ready.pop_front();
+    CallPtr call = lane.ready.pop_front().call;
     ops.visit();
     --ready_count_;
     ++lane.running;
@@ -57,6 +56,7 @@ bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   auto it = running_.find(&call);
   if (it == running_.end()) return false;
   Lane& lane = *it->second.lane;
+  const CallPtr keep_alive = std::move(it->second.call);  // `call` may have no other owner
   running_.erase(it);
   --lane.running;
   update_eligibility(lane, ops);

@@ -14,12 +14,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
 #include <unordered_map>
 
 #include "models/dispatcher/async_call_tracker.h"
+#include "models/dispatcher/vector_queue.h"
 
 namespace perflab::dispatcher {
 
@@ -44,7 +44,7 @@ class IndexedTracker : public AsyncCallTracker {
   };
   // The ready calls and running count of one host, or of all WebSocket calls (never capped).
   struct Lane {
-    std::deque<ReadyCall> ready;
+    VectorQueue<ReadyCall> ready;
     int running = 0;
     bool capped_per_host = true;
     bool head_is_eligible = false;  // ready.front() is in eligible_heads_

@@ -330,6 +330,29 @@ TEST_P(DispatcherBehaviourTest, FinishingACallThatIsNotRunningIsAnError) {
   EXPECT_FALSE(dispatcher_.finished(*a1).ok()) << "finished twice";
 }
 
+// Remembers the calls it is given by raw pointer only, so the Dispatcher holds the last reference.
+class RawPointerExecutor : public Executor {
+ public:
+  Status execute(const CallPtr& call) override {
+    started.push_back(call.get());
+    return Status::OK();
+  }
+  std::vector<Call*> started;
+};
+
+// Finishing through a plain reference must not touch the call after the dispatcher lets go of it
+// (ASan checks this).
+TEST_P(DispatcherBehaviourTest, FinishingACallOnlyTheDispatcherOwns) {
+  RawPointerExecutor executor;
+  Dispatcher dispatcher(executor, GetParam());
+  ASSERT_TRUE(dispatcher.enqueue(Call::Create("a", "a/1")).ok());
+  ASSERT_TRUE(dispatcher.enqueue(Call::Create("a", "a/2")).ok());
+  ASSERT_EQ(executor.started.size(), 2u);
+  ASSERT_TRUE(dispatcher.finished(*executor.started[0]).ok());
+  ASSERT_TRUE(dispatcher.finished(*executor.started[1]).ok());
+  EXPECT_EQ(dispatcher.running_calls_count(), 0u);
+}
+
 TEST_P(DispatcherBehaviourTest, ACallIsSubmittedOnce) {
   CallPtr a1 = enqueue("a", 1);
   Status again = dispatcher_.enqueue(a1);

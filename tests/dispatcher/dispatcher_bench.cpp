@@ -1,30 +1,32 @@
 // Google Benchmark timings of the dispatcher micro workloads (models/dispatcher/workloads.h), per
-// strategy: the PR's benchmark (enqueue_burst) at the PR's sizes, and the three adversarial workloads at
-// n = 50,000 under maxRequests 64 / maxRequestsPerHost 5. Each run reports the ops counted under the lock.
-// Runs that take seconds (the quadratic cases) get one iteration per repetition.
+// strategy: the PR's benchmark (enqueue_burst) at the PR's sizes, and the adversarial workloads at
+// n = 50,000 (round robin also at 5,000) under maxRequests 64 / maxRequestsPerHost 5. Each run reports the
+// ops counted under the lock. Runs that take seconds (the quadratic cases) get one iteration per repetition.
 // Build: cmake --build BUILD --target dispatcher_bench; run: BUILD/tests/dispatcher/dispatcher_bench
 // (filter with --benchmark_filter=..., e.g. 'indexed' or '-scan' style regexes).
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/workloads.h"
 
 namespace perflab::dispatcher {
 namespace {
 
-// Cases expected to take seconds per run (the quadratic ones).
+// Cases expected to take seconds per run (the quadratic ones): one iteration per repetition.
 bool is_slow(Workload workload, Strategy strategy, int n) {
-  if (n < 6400) return false;
+  if (n < 5000) return false;
   switch (workload) {
     case Workload::kEnqueueBurst:
       return strategy == Strategy::kScan;
     case Workload::kOneHostBacklog:
+    case Workload::kRoundRobin:  // 10 hosts x 5 < 64: every promotion walks the whole backlog
       return strategy != Strategy::kIndexed;
     case Workload::kDistinctHosts:
       return strategy == Strategy::kCounter;
-    case Workload::kRoundRobin:
-      return false;
   }
   return false;
 }
@@ -47,6 +49,22 @@ void run(benchmark::State& state, Workload workload, Strategy strategy, int n) {
                          benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// The cost every strategy pays whatever its bookkeeping: create n calls and hand each to a
+// RecordingExecutor, taking an uncontended mutex as many times as the workload's locked sections
+// (2 per call to enqueue, 2 more to finish). Subtract it to see the dispatcher's own work.
+void floor_cost(benchmark::State& state, int n, int sections_per_call) {
+  for (auto _ : state) {
+    RecordingExecutor executor;
+    std::mutex mutex;
+    for (int i = 0; i < n; ++i) {
+      CallPtr call = Call::Create("a");
+      for (int s = 0; s < sections_per_call; ++s) std::lock_guard<std::mutex> lock(mutex);
+      std::vector<CallPtr> promoted{call};
+      for (const CallPtr& next : promoted) benchmark::DoNotOptimize(executor.execute(next));
+    }
+  }
+}
+
 void register_one(Workload workload, Strategy strategy, int n) {
   const std::string name = std::string(workload_name(workload)) + "/" + std::string(strategy_name(strategy)) +
                            "/" + std::to_string(n);
@@ -60,12 +78,26 @@ void register_one(Workload workload, Strategy strategy, int n) {
 }
 
 void register_all() {
+  benchmark::RegisterBenchmark("floor/enqueue/64000", floor_cost, 64'000, 2)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Repetitions(5)
+      ->ReportAggregatesOnly(true);
+  benchmark::RegisterBenchmark("floor/enqueue_and_finish/50000", floor_cost, 50'000, 4)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Repetitions(5)
+      ->ReportAggregatesOnly(true);
   for (Strategy strategy : kAllStrategies) {
     for (int n : {64, 640, 6400, 64'000}) register_one(Workload::kEnqueueBurst, strategy, n);
   }
-  for (Workload workload : {Workload::kOneHostBacklog, Workload::kDistinctHosts, Workload::kRoundRobin}) {
+  for (Workload workload : {Workload::kOneHostBacklog, Workload::kDistinctHosts}) {
     for (Strategy strategy : kAllStrategies) register_one(workload, strategy, 50'000);
   }
+  // Round robin: scan at 50,000 would take about ten minutes a run, so it is measured at 5,000.
+  for (Strategy strategy : kAllStrategies) register_one(Workload::kRoundRobin, strategy, 5'000);
+  register_one(Workload::kRoundRobin, Strategy::kCounter, 50'000);
+  register_one(Workload::kRoundRobin, Strategy::kIndexed, 50'000);
 }
 
 }  // namespace

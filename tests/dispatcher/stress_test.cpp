@@ -3,7 +3,7 @@
 // dispatcher's running list, one producer keeps calling cancel_all(). Checked: never more than
 // maxRequests calls running nor more than maxRequestsPerHost per host (WebSocket calls aside), every
 // call run exactly once, nothing lost, the dispatcher idle at the end. 100,000 calls per strategy
-// (16,000 under ThreadSanitizer); DISPATCHER_STRESS_CALLS overrides.
+// (50,000 under ThreadSanitizer); DISPATCHER_STRESS_CALLS overrides.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -36,7 +36,7 @@ constexpr int kOutstandingPerProducer = 48;  // keeps the ready queue bounded, s
 int total_calls() {
   if (const char* env = std::getenv("DISPATCHER_STRESS_CALLS")) return std::max(kProducers, std::atoi(env));
 #if defined(__SANITIZE_THREAD__)
-  return 16'000;
+  return 50'000;
 #else
   return 100'000;
 #endif
