@@ -41,13 +41,14 @@ class Call {
   void cancel() { canceled_.store(true, std::memory_order_relaxed); }
   bool is_canceled() const { return canceled_.load(std::memory_order_relaxed); }
 
-  // Used by the Dispatcher to fail a call that never ran.
-  void fail(const Status& error) const {
-    if (on_failure_) on_failure_(*this, error);
-  }
-
  private:
   friend class Dispatcher;
+  // Tells the failure callback that the call failed without running.
+  void fail(const Status& error) const {
+    if (on_failure_) {
+      on_failure_(*this, error);
+    }
+  }
   // A call is enqueued or executed once; returns false if it already was.
   bool mark_submitted() { return !submitted_.exchange(true, std::memory_order_relaxed); }
 

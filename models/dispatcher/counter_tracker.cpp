@@ -7,7 +7,9 @@ void CounterTracker::add_ready(CallPtr call, OpCounter& ops) {
   const bool for_web_socket = call->for_web_socket();
   ready_async_calls_.push_back({std::move(call), std::make_shared<int>(0)});
   ops.visit();
-  if (for_web_socket) return;
+  if (for_web_socket) {
+    return;
+  }
   AsyncCall& added = ready_async_calls_.back();
   // As upstream, the search may find the call just added (harmlessly sharing its own counter).
   if (const AsyncCall* existing = find_existing_call_with_host(added.call->host(), ops)) {
@@ -20,7 +22,9 @@ const CounterTracker::AsyncCall* CounterTracker::find_existing_call_with_host(co
   for (const std::list<AsyncCall>* calls : {&running_async_calls_, &ready_async_calls_}) {
     for (const AsyncCall& existing : *calls) {
       ops.visit();
-      if (!existing.call->for_web_socket() && existing.call->host() == host) return &existing;
+      if (!existing.call->for_web_socket() && existing.call->host() == host) {
+        return &existing;
+      }
     }
   }
   return nullptr;
@@ -29,7 +33,9 @@ const CounterTracker::AsyncCall* CounterTracker::find_existing_call_with_host(co
 void CounterTracker::promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) {
   for (auto it = ready_async_calls_.begin(); it != ready_async_calls_.end();) {
     ops.visit();
-    if (running_async_calls_.size() >= static_cast<size_t>(max_requests)) break;  // Max capacity.
+    if (running_async_calls_.size() >= static_cast<size_t>(max_requests)) {
+      break;  // Max capacity.
+    }
     if (*it->calls_per_host >= max_requests_per_host_) {
       ++it;  // Host max capacity.
       continue;
@@ -60,14 +66,18 @@ void CounterTracker::set_max_requests_per_host(int max_requests_per_host, OpCoun
 std::vector<CallPtr> CounterTracker::ready_calls() const {
   std::vector<CallPtr> calls;
   calls.reserve(ready_async_calls_.size());
-  for (const AsyncCall& async_call : ready_async_calls_) calls.push_back(async_call.call);
+  for (const AsyncCall& async_call : ready_async_calls_) {
+    calls.push_back(async_call.call);
+  }
   return calls;
 }
 
 std::vector<CallPtr> CounterTracker::running_calls() const {
   std::vector<CallPtr> calls;
   calls.reserve(running_async_calls_.size());
-  for (const AsyncCall& async_call : running_async_calls_) calls.push_back(async_call.call);
+  for (const AsyncCall& async_call : running_async_calls_) {
+    calls.push_back(async_call.call);
+  }
   return calls;
 }
 

@@ -35,7 +35,9 @@ void Dispatcher::end_section(std::unique_lock<std::mutex>& lock, LockedSection s
   ops_under_lock_ += ops.count();
   ++locked_sections_;
   lock.unlock();
-  if (lock_observer_) lock_observer_({section, ops.count()});
+  if (lock_observer_) {
+    lock_observer_({section, ops.count()});
+  }
 }
 
 Status Dispatcher::set_max_requests(int max_requests) {
@@ -79,13 +81,17 @@ int Dispatcher::max_requests_per_host() const {
 
 void Dispatcher::set_idle_callback(std::function<void()> idle_callback) {
   IdleCallback shared;
-  if (idle_callback) shared = std::make_shared<const std::function<void()>>(std::move(idle_callback));
+  if (idle_callback) {
+    shared = std::make_shared<const std::function<void()>>(std::move(idle_callback));
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   idle_callback_ = std::move(shared);
 }
 
 Status Dispatcher::enqueue(CallPtr call) {
-  if (!call) return Status::Error("enqueue: the call is null, expected a Call");
+  if (!call) {
+    return Status::Error("enqueue: the call is null, expected a Call");
+  }
   if (!call->mark_submitted()) {
     return Status::Error("enqueue: call " + call->name() +
                          " was already enqueued or executed; a call runs once");
@@ -101,7 +107,9 @@ Status Dispatcher::enqueue(CallPtr call) {
 }
 
 Status Dispatcher::executed(CallPtr call) {
-  if (!call) return Status::Error("executed: the call is null, expected a Call");
+  if (!call) {
+    return Status::Error("executed: the call is null, expected a Call");
+  }
   if (!call->mark_submitted()) {
     return Status::Error("executed: call " + call->name() +
                          " was already enqueued or executed; a call runs once");
@@ -117,18 +125,26 @@ Status Dispatcher::executed(CallPtr call) {
 Status Dispatcher::finished(const Call& call) {
   IdleCallback idle_callback;
   Status removed = remove_running(call, /*sync=*/false, idle_callback);
-  if (!removed.ok()) return removed;
+  if (!removed.ok()) {
+    return removed;
+  }
   const bool is_running = promote_and_execute();
-  if (!is_running && idle_callback) (*idle_callback)();
+  if (!is_running && idle_callback) {
+    (*idle_callback)();
+  }
   return Status::OK();
 }
 
 Status Dispatcher::finished_sync(const Call& call) {
   IdleCallback idle_callback;
   Status removed = remove_running(call, /*sync=*/true, idle_callback);
-  if (!removed.ok()) return removed;
+  if (!removed.ok()) {
+    return removed;
+  }
   const bool is_running = promote_and_execute();
-  if (!is_running && idle_callback) (*idle_callback)();
+  if (!is_running && idle_callback) {
+    (*idle_callback)();
+  }
   return Status::OK();
 }
 
@@ -150,7 +166,9 @@ Status Dispatcher::remove_running(const Call& call, bool sync, IdleCallback& idl
   }
   idle_callback = idle_callback_;
   end_section(lock, LockedSection::kFinished, ops);
-  if (removed) return Status::OK();
+  if (removed) {
+    return Status::OK();
+  }
   return Status::Error(std::string(sync ? "finished_sync" : "finished") + ": call " + call.name() +
                        " wasn't in flight (not a running " + (sync ? "sync" : "async") + " call)");
 }
@@ -182,16 +200,22 @@ void Dispatcher::execute_on_executor(std::vector<CallPtr> calls) {
     CallPtr call = std::move(pending.back());
     pending.pop_back();
     Status accepted = executor_.execute(call);
-    if (accepted.ok()) continue;
+    if (accepted.ok()) {
+      continue;
+    }
 
     call->fail(
         Status::Error("interrupted I/O: executor rejected call " + call->name() + ": " + accepted.message()));
     IdleCallback idle_callback;
-    if (!remove_running(*call, /*sync=*/false, idle_callback).ok()) continue;  // finished by someone else
+    if (!remove_running(*call, /*sync=*/false, idle_callback).ok()) {
+      continue;  // finished by someone else
+    }
     Promotion promotion = promote();
     pending.insert(pending.end(), std::make_move_iterator(promotion.calls.rbegin()),
                    std::make_move_iterator(promotion.calls.rend()));
-    if (!promotion.is_running && idle_callback) (*idle_callback)();
+    if (!promotion.is_running && idle_callback) {
+      (*idle_callback)();
+    }
   }
 }
 

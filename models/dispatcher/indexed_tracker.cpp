@@ -6,7 +6,9 @@
 namespace perflab::dispatcher {
 
 IndexedTracker::Lane& IndexedTracker::lane_for(const Call& call, OpCounter& ops) {
-  if (call.for_web_socket()) return web_sockets_;
+  if (call.for_web_socket()) {
+    return web_sockets_;
+  }
   ops.visit();
   return hosts_[call.host()];
 }
@@ -14,7 +16,9 @@ IndexedTracker::Lane& IndexedTracker::lane_for(const Call& call, OpCounter& ops)
 void IndexedTracker::update_eligibility(Lane& lane, OpCounter& ops) {
   const bool eligible =
       !lane.ready.empty() && (!lane.capped_per_host || lane.running < max_requests_per_host_);
-  if (eligible == lane.head_is_eligible) return;
+  if (eligible == lane.head_is_eligible) {
+    return;
+  }
   ops.tree_operation(eligible_heads_.size());
   if (eligible) {
     eligible_heads_.emplace(lane.ready.front().sequence, &lane);
@@ -54,7 +58,9 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
 bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   ops.visit();
   auto it = running_.find(&call);
-  if (it == running_.end()) return false;
+  if (it == running_.end()) {
+    return false;
+  }
   Lane& lane = *it->second.lane;
   const CallPtr keep_alive = std::move(it->second.call);  // `call` may have no other owner
   running_.erase(it);
@@ -78,27 +84,37 @@ void IndexedTracker::set_max_requests_per_host(int max_requests_per_host, OpCoun
 std::vector<CallPtr> IndexedTracker::ready_calls() const {
   std::vector<const ReadyCall*> ready;
   ready.reserve(ready_count_);
-  for (const ReadyCall& waiting : web_sockets_.ready) ready.push_back(&waiting);
+  for (const ReadyCall& waiting : web_sockets_.ready) {
+    ready.push_back(&waiting);
+  }
   for (const auto& [host, lane] : hosts_) {
-    for (const ReadyCall& waiting : lane.ready) ready.push_back(&waiting);
+    for (const ReadyCall& waiting : lane.ready) {
+      ready.push_back(&waiting);
+    }
   }
   std::sort(ready.begin(), ready.end(),
             [](const ReadyCall* a, const ReadyCall* b) { return a->sequence < b->sequence; });
   std::vector<CallPtr> calls;
   calls.reserve(ready.size());
-  for (const ReadyCall* waiting : ready) calls.push_back(waiting->call);
+  for (const ReadyCall* waiting : ready) {
+    calls.push_back(waiting->call);
+  }
   return calls;
 }
 
 std::vector<CallPtr> IndexedTracker::running_calls() const {
   std::vector<const RunningCall*> running;
   running.reserve(running_.size());
-  for (const auto& [key, running_call] : running_) running.push_back(&running_call);
+  for (const auto& [key, running_call] : running_) {
+    running.push_back(&running_call);
+  }
   std::sort(running.begin(), running.end(),
             [](const RunningCall* a, const RunningCall* b) { return a->promotion < b->promotion; });
   std::vector<CallPtr> calls;
   calls.reserve(running.size());
-  for (const RunningCall* running_call : running) calls.push_back(running_call->call);
+  for (const RunningCall* running_call : running) {
+    calls.push_back(running_call->call);
+  }
   return calls;
 }
 

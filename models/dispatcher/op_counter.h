@@ -19,7 +19,9 @@ class OpCounter {
   void visit(uint64_t elements = 1) { count_ += elements; }
   void tree_operation(size_t tree_size) {
     uint64_t path = 1;
-    for (size_t n = tree_size; n > 1; n >>= 1) ++path;
+    for (size_t n = tree_size; n > 1; n >>= 1) {
+      ++path;
+    }
     count_ += path;
   }
   uint64_t count() const { return count_; }

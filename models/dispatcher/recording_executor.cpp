@@ -5,7 +5,9 @@ namespace perflab::dispatcher {
 
 Status RecordingExecutor::execute(const CallPtr& call) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (shut_down_) return Status::Error("executor is shut down");
+  if (shut_down_) {
+    return Status::Error("executor is shut down");
+  }
   calls_.push_back(call);
   return Status::OK();
 }

@@ -11,7 +11,9 @@ void ScanTracker::add_ready(CallPtr call, OpCounter& ops) {
 void ScanTracker::promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) {
   for (auto it = ready_async_calls_.begin(); it != ready_async_calls_.end();) {
     ops.visit();
-    if (running_async_calls_.size() >= static_cast<size_t>(max_requests)) break;  // Max capacity.
+    if (running_async_calls_.size() >= static_cast<size_t>(max_requests)) {
+      break;  // Max capacity.
+    }
     const Call& call = **it;
     if (!call.for_web_socket() && running_calls_for_host(call, ops) >= max_requests_per_host_) {
       ++it;  // Host max capacity.
@@ -27,8 +29,12 @@ int ScanTracker::running_calls_for_host(const Call& call, OpCounter& ops) const 
   int result = 0;
   for (const CallPtr& running : running_async_calls_) {
     ops.visit();
-    if (running->for_web_socket()) continue;
-    if (running->host() == call.host()) ++result;
+    if (running->for_web_socket()) {
+      continue;
+    }
+    if (running->host() == call.host()) {
+      ++result;
+    }
   }
   return result;
 }

@@ -19,7 +19,9 @@ std::string_view strategy_name(Strategy strategy) {
 
 Result<Strategy> parse_strategy(std::string_view name) {
   for (Strategy strategy : kAllStrategies) {
-    if (strategy_name(strategy) == name) return strategy;
+    if (strategy_name(strategy) == name) {
+      return strategy;
+    }
   }
   return Status::Error("unknown dispatcher strategy \"" + std::string(name) +
                        "\", expected one of: scan, counter, indexed");

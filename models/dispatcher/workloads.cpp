@@ -50,7 +50,9 @@ std::string_view workload_name(Workload workload) {
 
 Result<Workload> parse_workload(std::string_view name) {
   for (Workload workload : kAllWorkloads) {
-    if (workload_name(workload) == name) return workload;
+    if (workload_name(workload) == name) {
+      return workload;
+    }
   }
   return Status::Error("unknown dispatcher workload \"" + std::string(name) +
                        "\", expected one of: enqueue_burst, one_host_backlog, distinct_hosts, round_robin");
@@ -58,7 +60,9 @@ Result<Workload> parse_workload(std::string_view name) {
 
 Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
                                     int max_requests_per_host) {
-  if (n < 1) return Status::Error("workload size n must be at least 1, got " + std::to_string(n));
+  if (n < 1) {
+    return Status::Error("workload size n must be at least 1, got " + std::to_string(n));
+  }
   if (workload == Workload::kEnqueueBurst) {
     max_requests = n;
     max_requests_per_host = n;
@@ -66,13 +70,19 @@ Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n,
 
   RecordingExecutor executor;
   Dispatcher dispatcher(executor, strategy);
-  if (Status status = dispatcher.set_max_requests(max_requests); !status.ok()) return status;
+  if (Status status = dispatcher.set_max_requests(max_requests); !status.ok()) {
+    return status;
+  }
   if (Status status = dispatcher.set_max_requests_per_host(max_requests_per_host); !status.ok()) {
     return status;
   }
 
-  for (int i = 0; i < n; ++i) dispatcher.enqueue(Call::Create(host_of_call(workload, i)));
-  if (workload != Workload::kEnqueueBurst) finish_all(dispatcher, executor);
+  for (int i = 0; i < n; ++i) {
+    dispatcher.enqueue(Call::Create(host_of_call(workload, i)));
+  }
+  if (workload != Workload::kEnqueueBurst) {
+    finish_all(dispatcher, executor);
+  }
 
   WorkloadResult result;
   result.ops_under_lock = dispatcher.ops_under_lock();

@@ -120,7 +120,9 @@ TEST_P(DispatcherBehaviourTest, IncreasingMaxRequestsPromotesJobsImmediately) {
 // 7.
 TEST_P(DispatcherBehaviourTest, IncreasingMaxPerHostPromotesJobsImmediately) {
   ASSERT_TRUE(dispatcher_.set_max_requests_per_host(2).ok());
-  for (int i = 1; i <= 5; ++i) enqueue("a", i);
+  for (int i = 1; i <= 5; ++i) {
+    enqueue("a", i);
+  }
   ASSERT_TRUE(dispatcher_.set_max_requests_per_host(4).ok());
   EXPECT_THAT(handed_to_executor(), ElementsAre("a/1", "a/2", "a/3", "a/4"));
 }
@@ -188,7 +190,9 @@ TEST_P(DispatcherBehaviourTest, CancelingRunningJobTakesNoEffectUntilJobFinishes
 // 13.
 TEST_P(DispatcherBehaviourTest, AsyncCallAccessors) {
   ASSERT_TRUE(dispatcher_.set_max_requests(3).ok());
-  for (int i = 1; i <= 5; ++i) enqueue("a", i);
+  for (int i = 1; i <= 5; ++i) {
+    enqueue("a", i);
+  }
   EXPECT_EQ(dispatcher_.running_calls_count(), 3u);
   EXPECT_EQ(dispatcher_.queued_calls_count(), 2u);
   EXPECT_THAT(running(), ElementsAre("a/1", "a/2", "a/3"));
@@ -288,11 +292,15 @@ TEST_P(DispatcherBehaviourTest, ShutdownWithTenThousandQueuedCallsFailsThemWitho
   constexpr int kCalls = 10'000;
   int idle = 0;
   dispatcher_.set_idle_callback([&idle] { ++idle; });
-  for (int i = 0; i < kCalls; ++i) enqueue("h" + std::to_string(i % 100), i);
+  for (int i = 0; i < kCalls; ++i) {
+    enqueue("h" + std::to_string(i % 100), i);
+  }
   const std::vector<CallPtr> started = executor_.calls();
   ASSERT_EQ(started.size(), 20u);
   executor_.shutdown();
-  for (const CallPtr& call : started) finish(call);
+  for (const CallPtr& call : started) {
+    finish(call);
+  }
 
   EXPECT_EQ(failed_.size(), static_cast<size_t>(kCalls - 20));
   EXPECT_EQ(executor_.call_count(), 20u);
@@ -307,7 +315,9 @@ TEST_P(DispatcherBehaviourTest, ShutdownWithTenThousandQueuedCallsFailsThemWitho
 TEST_P(DispatcherBehaviourTest, ShutdownBeforeTenThousandEnqueuesFailsEveryCall) {
   constexpr int kCalls = 10'000;
   executor_.shutdown();
-  for (int i = 0; i < kCalls; ++i) enqueue("h" + std::to_string(i % 100), i);
+  for (int i = 0; i < kCalls; ++i) {
+    enqueue("h" + std::to_string(i % 100), i);
+  }
   EXPECT_EQ(failed_.size(), static_cast<size_t>(kCalls));
   EXPECT_EQ(dispatcher_.running_calls_count(), 0u);
   EXPECT_EQ(dispatcher_.queued_calls_count(), 0u);
@@ -407,7 +417,9 @@ TEST_P(DispatcherBehaviourTest, WebSocketCallsKeepTheirFifoPlace) {
 }
 
 TEST_P(DispatcherBehaviourTest, LoweringPerHostLimitKeepsRunningCallsAndBlocksNewOnes) {
-  for (int i = 1; i <= 3; ++i) enqueue("a", i);
+  for (int i = 1; i <= 3; ++i) {
+    enqueue("a", i);
+  }
   ASSERT_TRUE(dispatcher_.set_max_requests_per_host(1).ok());
   enqueue("a", 4);
   enqueue("b", 1);

@@ -21,7 +21,9 @@ namespace {
 class SwitchableExecutor : public Executor {
  public:
   Status execute(const CallPtr& call) override {
-    if (rejecting) return Status::Error("executor is shut down");
+    if (rejecting) {
+      return Status::Error("executor is shut down");
+    }
     accepted.push_back(call->name());
     return Status::OK();
   }
@@ -43,7 +45,9 @@ struct Replica {
 class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
  protected:
   DispatcherDifferentialTest() {
-    for (Strategy strategy : kAllStrategies) replicas_.push_back(std::make_unique<Replica>(strategy));
+    for (Strategy strategy : kAllStrategies) {
+      replicas_.push_back(std::make_unique<Replica>(strategy));
+    }
   }
 
   void enqueue(const std::string& host, bool web_socket) {
@@ -69,7 +73,9 @@ class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
   void cancel_call(size_t index) {
     for (auto& replica : replicas_) {
       std::vector<CallPtr> calls = replica->dispatcher.ready_async_calls();
-      for (const CallPtr& call : replica->dispatcher.running_async_calls()) calls.push_back(call);
+      for (const CallPtr& call : replica->dispatcher.running_async_calls()) {
+        calls.push_back(call);
+      }
       ASSERT_LT(index, calls.size());
       calls[index]->cancel();
     }
@@ -119,12 +125,18 @@ TEST_P(DispatcherDifferentialTest, AllStrategiesPromoteTheSameCallsInTheSameOrde
       const bool web_socket = chance(0.08);
       enqueue("h" + std::to_string(host_rank(random) % kHosts), web_socket);
     } else if (roll < 0.83) {
-      if (running > 0) finish_running(chance(0.7) ? 0 : pick(running));
+      if (running > 0) {
+        finish_running(chance(0.7) ? 0 : pick(running));
+      }
     } else if (roll < 0.87) {
-      if (running + ready > 0) cancel_call(pick(running + ready));
+      if (running + ready > 0) {
+        cancel_call(pick(running + ready));
+      }
     } else if (roll < 0.90) {
       const int max_requests = 1 + static_cast<int>(pick(24));
-      for (auto& replica : replicas_) ASSERT_TRUE(replica->dispatcher.set_max_requests(max_requests).ok());
+      for (auto& replica : replicas_) {
+        ASSERT_TRUE(replica->dispatcher.set_max_requests(max_requests).ok());
+      }
     } else if (roll < 0.93) {
       const int per_host = 1 + static_cast<int>(pick(6));
       for (auto& replica : replicas_) {
@@ -144,10 +156,14 @@ TEST_P(DispatcherDifferentialTest, AllStrategiesPromoteTheSameCallsInTheSameOrde
       }
     } else {
       const bool rejecting = chance(0.15);
-      for (auto& replica : replicas_) replica->executor.rejecting = rejecting;
+      for (auto& replica : replicas_) {
+        replica->executor.rejecting = rejecting;
+      }
     }
     expect_replicas_agree(step);
-    if (HasFatalFailure()) return;
+    if (HasFatalFailure()) {
+      return;
+    }
     peak_ready = std::max(peak_ready, reference.dispatcher.queued_calls_count());
   }
   const Replica& reference = *replicas_.front();

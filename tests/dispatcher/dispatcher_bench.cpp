@@ -18,7 +18,9 @@ namespace {
 
 // Cases expected to take seconds per run (the quadratic ones): one iteration per repetition.
 bool is_slow(Workload workload, Strategy strategy, int n) {
-  if (n < 5000) return false;
+  if (n < 5000) {
+    return false;
+  }
   switch (workload) {
     case Workload::kEnqueueBurst:
       return strategy == Strategy::kScan;
@@ -58,9 +60,13 @@ void floor_cost(benchmark::State& state, int n, int sections_per_call) {
     std::mutex mutex;
     for (int i = 0; i < n; ++i) {
       CallPtr call = Call::Create("a");
-      for (int s = 0; s < sections_per_call; ++s) std::lock_guard<std::mutex> lock(mutex);
+      for (int s = 0; s < sections_per_call; ++s) {
+        std::lock_guard<std::mutex> lock(mutex);
+      }
       std::vector<CallPtr> promoted{call};
-      for (const CallPtr& next : promoted) benchmark::DoNotOptimize(executor.execute(next));
+      for (const CallPtr& next : promoted) {
+        benchmark::DoNotOptimize(executor.execute(next));
+      }
     }
   }
 }
@@ -89,13 +95,19 @@ void register_all() {
       ->Repetitions(5)
       ->ReportAggregatesOnly(true);
   for (Strategy strategy : kAllStrategies) {
-    for (int n : {64, 640, 6400, 64'000}) register_one(Workload::kEnqueueBurst, strategy, n);
+    for (int n : {64, 640, 6400, 64'000}) {
+      register_one(Workload::kEnqueueBurst, strategy, n);
+    }
   }
   for (Workload workload : {Workload::kOneHostBacklog, Workload::kDistinctHosts}) {
-    for (Strategy strategy : kAllStrategies) register_one(workload, strategy, 50'000);
+    for (Strategy strategy : kAllStrategies) {
+      register_one(workload, strategy, 50'000);
+    }
   }
   // Round robin: scan at 50,000 would take about ten minutes a run, so it is measured at 5,000.
-  for (Strategy strategy : kAllStrategies) register_one(Workload::kRoundRobin, strategy, 5'000);
+  for (Strategy strategy : kAllStrategies) {
+    register_one(Workload::kRoundRobin, strategy, 5'000);
+  }
   register_one(Workload::kRoundRobin, Strategy::kCounter, 50'000);
   register_one(Workload::kRoundRobin, Strategy::kIndexed, 50'000);
 }
@@ -106,7 +118,9 @@ void register_all() {
 int main(int argc, char** argv) {
   perflab::dispatcher::register_all();
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    return 1;
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

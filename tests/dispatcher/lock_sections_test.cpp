@@ -24,12 +24,16 @@ class DispatcherLockSectionsTest : public ::testing::TestWithParam<Strategy> {
 
   std::vector<LockedSection> sections() const {
     std::vector<LockedSection> sections;
-    for (const LockedSectionReport& report : reports_) sections.push_back(report.section);
+    for (const LockedSectionReport& report : reports_) {
+      sections.push_back(report.section);
+    }
     return sections;
   }
   uint64_t reported_ops() const {
     uint64_t ops = 0;
-    for (const LockedSectionReport& report : reports_) ops += report.ops;
+    for (const LockedSectionReport& report : reports_) {
+      ops += report.ops;
+    }
     return ops;
   }
 
@@ -72,10 +76,12 @@ TEST_P(DispatcherLockSectionsTest, RejectedCallIsFinishedInItsOwnSections) {
 TEST_P(DispatcherLockSectionsTest, ReportedOpsAddUpToTheTotal) {
   ASSERT_TRUE(dispatcher_.set_max_requests(4).ok());
   ASSERT_TRUE(dispatcher_.set_max_requests_per_host(2).ok());
-  for (int i = 0; i < 30; ++i)
+  for (int i = 0; i < 30; ++i) {
     ASSERT_TRUE(dispatcher_.enqueue(Call::Create("h" + std::to_string(i % 3))).ok());
-  for (size_t i = 0; i < executor_.call_count(); ++i)
+  }
+  for (size_t i = 0; i < executor_.call_count(); ++i) {
     ASSERT_TRUE(dispatcher_.finished(*executor_.call_at(i)).ok());
+  }
   EXPECT_EQ(executor_.call_count(), 30u);
   EXPECT_GT(reported_ops(), 0u);
   EXPECT_EQ(reported_ops(), dispatcher_.ops_under_lock());
@@ -94,7 +100,9 @@ std::vector<uint64_t> ops_of_three_enqueues(Strategy strategy) {
   EXPECT_TRUE(dispatcher.set_max_requests_per_host(3).ok());
   std::vector<uint64_t> ops;
   dispatcher.set_lock_observer([&ops](const LockedSectionReport& report) { ops.push_back(report.ops); });
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(dispatcher.enqueue(Call::Create("a")).ok());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(dispatcher.enqueue(Call::Create("a")).ok());
+  }
   return ops;
 }
 

@@ -34,7 +34,9 @@ constexpr int kMaxRequestsPerHost = 3;
 constexpr int kOutstandingPerProducer = 48;  // keeps the ready queue bounded, so the scan stays fast
 
 int total_calls() {
-  if (const char* env = std::getenv("DISPATCHER_STRESS_CALLS")) return std::max(kProducers, std::atoi(env));
+  if (const char* env = std::getenv("DISPATCHER_STRESS_CALLS")) {
+    return std::max(kProducers, std::atoi(env));
+  }
 #if defined(__SANITIZE_THREAD__)
   return 50'000;
 #else
@@ -82,14 +84,22 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
   ThreadPoolExecutor executor(kWorkers, [&](const CallPtr& call) {
     const auto& stress_call = static_cast<const StressCall&>(*call);
     runs[static_cast<size_t>(stress_call.id)].fetch_add(1);
-    if (active_total.fetch_add(1) + 1 > kMaxRequests) violations.fetch_add(1);
+    if (active_total.fetch_add(1) + 1 > kMaxRequests) {
+      violations.fetch_add(1);
+    }
     std::atomic<int>& host = active_per_host[static_cast<size_t>(stress_call.host_index)];
-    if (!call->for_web_socket() && host.fetch_add(1) + 1 > kMaxRequestsPerHost) violations.fetch_add(1);
+    if (!call->for_web_socket() && host.fetch_add(1) + 1 > kMaxRequestsPerHost) {
+      violations.fetch_add(1);
+    }
     std::this_thread::yield();
-    if (!call->for_web_socket()) host.fetch_sub(1);
+    if (!call->for_web_socket()) {
+      host.fetch_sub(1);
+    }
     active_total.fetch_sub(1);
 
-    if (!dispatcher_ptr->finished(*call).ok()) finish_errors.fetch_add(1);
+    if (!dispatcher_ptr->finished(*call).ok()) {
+      finish_errors.fetch_add(1);
+    }
     Outstanding& mine = outstanding[static_cast<size_t>(stress_call.producer)];
     {
       std::lock_guard<std::mutex> lock(mine.mutex);
@@ -112,11 +122,14 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
   std::thread monitor([&] {
     while (producing.load()) {
       const std::vector<CallPtr> running = dispatcher.running_async_calls();
-      if (running.size() > static_cast<size_t>(kMaxRequests)) violations.fetch_add(1);
+      if (running.size() > static_cast<size_t>(kMaxRequests)) {
+        violations.fetch_add(1);
+      }
       std::map<std::string, int> per_host;
       for (const CallPtr& call : running) {
-        if (!call->for_web_socket() && ++per_host[call->host()] > kMaxRequestsPerHost)
+        if (!call->for_web_socket() && ++per_host[call->host()] > kMaxRequestsPerHost) {
           violations.fetch_add(1);
+        }
       }
       int peak = peak_running.load();
       while (static_cast<int>(running.size()) > peak &&
@@ -143,15 +156,20 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
         auto call =
             std::make_shared<StressCall>(id, p, host(random), percent(random) < 5,
                                          [&failures](const Call&, const Status&) { failures.fetch_add(1); });
-        if (!dispatcher.enqueue(call).ok()) finish_errors.fetch_add(1);
+        if (!dispatcher.enqueue(call).ok()) {
+          finish_errors.fetch_add(1);
+        }
         async_enqueued.fetch_add(1);
 
         if (percent(random) < 2) {  // a synchronous call on this thread: never limited
           CallPtr sync = Call::Create("h" + std::to_string(host(random)), "sync");
-          if (!dispatcher.executed(sync).ok() || !dispatcher.finished_sync(*sync).ok())
+          if (!dispatcher.executed(sync).ok() || !dispatcher.finished_sync(*sync).ok()) {
             finish_errors.fetch_add(1);
+          }
         }
-        if (p == 0 && i % 1000 == 999) dispatcher.cancel_all();
+        if (p == 0 && i % 1000 == 999) {
+          dispatcher.cancel_all();
+        }
       }
     });
   }
@@ -167,7 +185,9 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
       std::abort();  // threads are blocked; nothing sensible to join
     }
   }
-  for (std::thread& producer : producers) producer.join();
+  for (std::thread& producer : producers) {
+    producer.join();
+  }
   producing.store(false);
   monitor.join();
 
@@ -176,7 +196,9 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
   EXPECT_EQ(finish_errors.load(), 0);
   EXPECT_EQ(failures.load(), 0);
   int not_once = 0;
-  for (const std::atomic<int>& count : runs) not_once += count.load() != 1;
+  for (const std::atomic<int>& count : runs) {
+    not_once += count.load() != 1;
+  }
   EXPECT_EQ(not_once, 0) << "calls lost or run twice";
   EXPECT_EQ(dispatcher.running_calls_count(), 0u);
   EXPECT_EQ(dispatcher.queued_calls_count(), 0u);
