@@ -36,9 +36,9 @@ struct ParamSpec {
   ParamType type = ParamType::kInt;
   std::string default_value;  // TOML literal, e.g. "1", "\"dfs\"", "\"uniform(0ms, 250ms)\""
   std::string meaning;
-  std::vector<std::string> choices;  // kChoice only
-  double min = 0;                    // numbers and quantities must be >= min
-  std::string engine = "";           // "sim" or "micro" if only that engine uses it; empty: both
+  std::vector<std::string> choices = {};  // kChoice only
+  double min = 0;                         // numbers and quantities must be >= min
+  std::string engine = "";                // "sim" or "micro" if only that engine uses it; empty: both
   bool used_by(const std::string& scenario_engine) const {
     return engine.empty() || engine == scenario_engine;
   }

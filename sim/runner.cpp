@@ -159,6 +159,13 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     }
   }
 
+  if (scenario.study->prepare) {
+    for (const auto& point : scenario.grid) {
+      auto prepared = scenario.study->prepare(point.params);
+      if (!prepared.ok()) return prepared;
+    }
+  }
+
   std::vector<size_t> pending;
   for (size_t t = 0; t < table.rows.size(); ++t) {
     if (!table.rows[t].done) pending.push_back(t);

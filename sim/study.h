@@ -59,6 +59,9 @@ struct Study {
   std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives (if it differs)
   // Cross-parameter checks once a point's values are known (optional).
   std::function<Status(const Params&)> validate;
+  // Runs in the parent process once per grid point before any run is forked (optional): loads inputs
+  // that every run of the point shares (the forked children inherit them) and reports bad input files.
+  std::function<Status(const Params&)> prepare;
   // Engines: a study provides one or both.
   std::function<Result<Metrics>(const RunContext&)> run_sim;
   std::function<Result<MicroWorkload>(const Params&)> setup_micro;

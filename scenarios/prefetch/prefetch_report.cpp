@@ -1,0 +1,134 @@
+// The headline report of the `prefetch` study: our sweep over prefetch depth beside PR #721's own table, the
+// ratios that compare the two (shape, not absolute numbers: the PR's job loaded more code), and the
+// logarithmic trend line metric = a + b·ln(depth) over depth ≥ 1 that the PR's spreadsheet fitted.
+#include <cmath>
+#include <map>
+
+#include "analysis/stats.h"
+#include "scenarios/prefetch/prefetch_study.h"
+
+namespace perflab::prefetch_study {
+namespace {
+
+struct PrRow {
+  int depth;
+  double duration_s, classes_prefetched, rpcs;
+};
+// The seed's table (uniform 0–250 ms sleep before each class-loading RPC, JAR cache cleared).
+constexpr PrRow kPrTable[] = {{0, 125, 1024, 1052}, {1, 62, 1682, 520},   {2, 59, 2016, 437},
+                              {3, 51, 2220, 374},   {5, 46, 2822, 350},   {10, 37, 3349, 292},
+                              {50, 38, 4175, 344},  {100, 32, 4605, 268}, {500, 31, 4655, 266}};
+
+struct Column {
+  const char* metric;
+  const char* title;
+  double PrRow::*pr;  // nullptr: the PR did not report it
+};
+const Column kColumns[] = {{"duration_s", "job duration (s)", &PrRow::duration_s},
+                           {"classes_prefetched", "classes prefetched", &PrRow::classes_prefetched},
+                           {"rpcs", "class-loading RPCs", &PrRow::rpcs},
+                           {"bytes_prefetched", "bytes prefetched", nullptr}};
+
+std::string fmt(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string mean_ci(const std::vector<double>& values) {
+  if (values.empty()) return "—";
+  auto s = stats::summarize(values);
+  double half = (s.ci95_high - s.ci95_low) / 2;
+  double scale = std::fabs(s.mean) >= 1e5 ? 1e6 : 1;
+  std::string unit = scale > 1 ? " MB" : "";
+  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
+    return fmt("%.1f", s.mean / scale) + " ± " + fmt("%.1f", half / scale) + unit;
+  }
+  return fmt(scale > 1 ? "%.2f" : "%.0f", s.mean / scale) + unit;
+}
+
+std::string ratio(double a, double b) {
+  return a > 0 && b > 0 ? fmt("%.2f", a / b) : "—";
+}
+
+}  // namespace
+
+std::string depth_report(const RunTable& table) {
+  std::map<int, double> ours[4];  // metric column -> depth -> mean
+  std::map<int, std::vector<double>> values[4];
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    int depth = std::stoi(table.column_value(p, "prefetch_depth"));
+    if (values[0].count(depth) != 0) continue;  // the first point per depth
+    for (int c = 0; c < 4; ++c) {
+      values[c][depth] = table.values(p, kColumns[c].metric);
+      if (!values[c][depth].empty()) ours[c][depth] = stats::summarize(values[c][depth]).mean;
+    }
+  }
+  std::string out = "### prefetch: depth sweep beside PR #721's table\n\n";
+  out +=
+      "Ours: mean ± 95% CI over seeds, real JGit class-load trace on Debian's jgit-cli JARs. PR: one run of "
+      "a "
+      "Jenkins job initialising JGit (it loaded more code, so compare shapes and ratios, not absolute "
+      "numbers).\n\n| depth |";
+  for (const auto& c : kColumns) out += std::string(" ") + c.title + " |" + (c.pr ? " PR |" : "");
+  out += "\n|---:|";
+  for (const auto& c : kColumns) out += c.pr ? "---:|---:|" : "---:|";
+  out += "\n";
+  for (const auto& pr : kPrTable) {
+    if (values[0].count(pr.depth) == 0) continue;
+    out += "| " + std::to_string(pr.depth) + " |";
+    for (int c = 0; c < 4; ++c) {
+      out += " " + mean_ci(values[c][pr.depth]) + " |";
+      if (kColumns[c].pr) out += " " + fmt("%.0f", pr.*kColumns[c].pr) + " |";
+    }
+    out += "\n";
+  }
+
+  auto pr_at = [](int depth, double PrRow::*field) {
+    for (const auto& r : kPrTable) {
+      if (r.depth == depth) return r.*field;
+    }
+    return 0.0;
+  };
+  auto our_at = [&](int column, int depth) { return ours[column].count(depth) ? ours[column][depth] : 0.0; };
+  out += "\nRatios (ours vs the PR's):\n\n| ratio | ours | PR |\n|---|---:|---:|\n";
+  struct RatioRow {
+    const char* name;
+    int column, num, den;
+  };
+  for (const RatioRow& r :
+       {RatioRow{"RPCs depth 0 / depth 1", 2, 0, 1}, RatioRow{"RPCs depth 500 / depth 1", 2, 500, 1},
+        RatioRow{"classes prefetched depth 500 / depth 1", 1, 500, 1},
+        RatioRow{"duration depth 0 / depth 1", 0, 0, 1},
+        RatioRow{"duration depth 500 / depth 1", 0, 500, 1}}) {
+    out += std::string("| ") + r.name + " | " + ratio(our_at(r.column, r.num), our_at(r.column, r.den)) +
+           " | " + ratio(pr_at(r.num, kColumns[r.column].pr), pr_at(r.den, kColumns[r.column].pr)) + " |\n";
+  }
+
+  out +=
+      "\nLogarithmic trend, metric = a + b·ln(depth) over depth ≥ 1 (the PR's spreadsheet):\n\n"
+      "| metric | ours: a | ours: b | ours: r² | PR: a | PR: b | PR: r² "
+      "|\n|---|---:|---:|---:|---:|---:|---:|\n";
+  for (int c = 0; c < 4; ++c) {
+    std::vector<double> x, y, px, py;
+    for (const auto& [depth, mean] : ours[c]) {
+      if (depth < 1) continue;
+      x.push_back(depth);
+      y.push_back(mean);
+      if (kColumns[c].pr) {
+        px.push_back(depth);
+        py.push_back(pr_at(depth, kColumns[c].pr));
+      }
+    }
+    auto fit_text = [](const std::vector<double>& fx, const std::vector<double>& fy) {
+      auto fit = stats::fit_log(fx, fy);
+      if (!fit.ok()) return std::string("— | — | —");
+      return fmt("%.4g", fit->a) + " | " + fmt("%.4g", fit->b) + " | " + fmt("%.2f", fit->r2);
+    };
+    out += std::string("| ") + kColumns[c].metric + " | " + fit_text(x, y) + " | " +
+           (kColumns[c].pr ? fit_text(px, py) : std::string("— | — | —")) + " |\n";
+  }
+  return out;
+}
+
+}  // namespace perflab::prefetch_study

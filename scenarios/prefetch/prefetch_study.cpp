@@ -1,0 +1,84 @@
+// Study `prefetch`: Jenkins Remoting class-loading prefetch (PR #721, JENKINS-72226) on a real JGit workload.
+// Parameters, metrics, and the prepare step that indexes the classpath once per sweep, before any fork.
+#include "scenarios/prefetch/prefetch_study.h"
+
+#include "models/prefetch/classpath_file.h"
+#include "scenarios/prefetch/jgit_inputs.h"
+#include "sim/scenario.h"
+
+namespace perflab::prefetch_study {
+namespace {
+
+// The default classpath is the one the committed trace was captured with (Debian's jgit-cli JARs), as a
+// TOML list literal; without that file the parameter has no default and must be given.
+std::string default_classpath() {
+  auto jars =
+      prefetch::ReadClasspathFile((scenarios_dir() / "prefetch" / "data" / "jgit-clone.classpath").string());
+  if (!jars.ok()) return "";
+  std::string list = "[";
+  for (const auto& jar : *jars) list += (list.size() > 1 ? ", \"" : "\"") + jar + "\"";
+  return list + "]";
+}
+
+Status prepare(const Params& params) {
+  return load_inputs(params.string("trace"), params.paths("classpath")).status();
+}
+
+Study prefetch_study() {
+  Study study;
+  study.name = "prefetch";
+  study.description = "Jenkins Remoting class-loading prefetch (PR #721) on a real JGit class-load trace";
+  study.params = {
+      {"prefetch_depth",
+       ParamType::kInt,
+       "1",
+       "levels of dependencies fetch3 sends (0: only the requested class)",
+       {},
+       0},
+      {"prune_threshold",
+       ParamType::kInt,
+       "1",
+       "beyond this level only same-JAR dependencies are expanded",
+       {},
+       0},
+      {"traversal",
+       ParamType::kChoice,
+       "\"dfs\"",
+       "dfs (the PR), bfs (shallowest level first), jar (whole JAR)",
+       {"dfs", "bfs", "jar"}},
+      {"jar_cache",
+       ParamType::kChoice,
+       "\"cold\"",
+       "cold: JARs downloaded on first use (the PR cleared the cache); warm: all JARs local",
+       {"cold", "warm"}},
+      {"rpc_delay", ParamType::kDistribution, "\"uniform(0ms, 250ms)\"",
+       "injected sleep before each class-loading RPC (the PR's slow-network simulation)"},
+      {"server_cpu_per_class", ParamType::kDuration, "\"50us\"",
+       "controller CPU per class loaded or scanned"},
+      {"client_cpu_per_class", ParamType::kDuration, "\"100us\"", "agent CPU per class defined"},
+      {"trace", ParamType::kPath, "\"data/jgit-clone.classload.log\"",
+       "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, in order"},
+      {"classpath", ParamType::kPathList, default_classpath(),
+       "the controller's JARs, first wins (default: Debian's "
+       "jgit-cli classpath of the trace)"},
+  };
+  study.metrics = {
+      {"rpcs", "class-loading RPCs: fetch3 + extra fetch"},
+      {"classes_prefetched", "classes in all fetch3 replies, requested ones included (as the PR counted)"},
+      {"prefetch_hits", "loads answered from prefetched hints"},
+      {"bytes_prefetched", "class-file bytes of prefetched classes (the agent's memory cost)"},
+      {"server_classes_loaded", "classes the controller loaded to answer"},
+      {"jar_downloads", "JARs downloaded (cold JAR cache)"},
+      {"extra_fetches", "hits whose JAR was still downloading: one extra fetch RPC each"},
+      {"duration_s", "simulated job duration"},
+  };
+  study.prepare = prepare;
+  study.run_sim = run_jgit_job;
+  study.headline_report = depth_report;
+  return study;
+}
+
+const StudyRegistration registration(prefetch_study);
+
+}  // namespace
+}  // namespace perflab::prefetch_study
