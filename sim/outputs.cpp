@@ -53,6 +53,7 @@ std::string mean_with_interval(const stats::Summary& s) {
   int decimals = 0;
   if (magnitude > 0)
     decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
+  if (half > 0) decimals = std::max(decimals, std::min(6, -static_cast<int>(std::floor(std::log10(half)))));
   char text[96];
   if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
     return format_number(s.mean);

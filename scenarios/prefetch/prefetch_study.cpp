@@ -2,6 +2,8 @@
 // Parameters, metrics, and the prepare step that indexes the classpath once per sweep, before any fork.
 #include "scenarios/prefetch/prefetch_study.h"
 
+#include <algorithm>
+
 #include "models/prefetch/classpath_file.h"
 #include "scenarios/prefetch/jgit_inputs.h"
 #include "sim/scenario.h"
@@ -74,7 +76,14 @@ Study prefetch_study() {
   };
   study.prepare = prepare;
   study.run_sim = run_jgit_job;
-  study.headline_report = depth_report;
+  // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
+  study.headline_report = [](const RunTable& table) {
+    const auto& columns = table.scenario->param_columns;
+    bool compares_traversals = table.points_where("traversal", "dfs").size() < table.scenario->grid.size();
+    return std::find(columns.begin(), columns.end(), "traversal") != columns.end() && compares_traversals
+               ? pareto_report(table)
+               : depth_report(table);
+  };
   return study;
 }
 

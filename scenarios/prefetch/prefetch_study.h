@@ -9,5 +9,6 @@ namespace perflab::prefetch_study {
 
 Result<Metrics> run_jgit_job(const RunContext& context);
 std::string depth_report(const RunTable& table);
+std::string pareto_report(const RunTable& table);
 
 }  // namespace perflab::prefetch_study
