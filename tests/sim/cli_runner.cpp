@@ -30,6 +30,47 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+namespace {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string current;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+      current += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  fields.push_back(current);
+  return fields;
+}
+
+}  // namespace
+
+std::vector<CsvRow> parse_csv(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  auto header = split_csv_line(line);
+  std::vector<CsvRow> rows;
+  while (std::getline(in, line)) {
+    auto values = split_csv_line(line);
+    CsvRow row;
+    for (size_t i = 0; i < header.size() && i < values.size(); ++i) row[header[i]] = values[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 CliResult run_perflab(const std::string& args) {
   TempDir capture;
   std::string command = std::string(PERFLAB_BINARY) + " " + args + " >" + (capture / "out").string() + " 2>" +

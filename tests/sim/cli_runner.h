@@ -2,7 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace perflab::testing {
 
@@ -17,6 +19,10 @@ CliResult run_perflab(const std::string& args);
 
 std::string read_file(const std::filesystem::path& file);
 void write_file(const std::filesystem::path& file, const std::string& text);
+
+// The rows of a CSV file's text as column -> value maps (RFC 4180 quotes understood).
+using CsvRow = std::map<std::string, std::string>;
+std::vector<CsvRow> parse_csv(const std::string& text);
 
 // A fresh empty folder under the system temp dir, removed when the object dies.
 class TempDir {
