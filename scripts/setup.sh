@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One idempotent set-up step: installs the Debian packages perflab needs (only those missing), then
+# configures and builds the release tree in build/. Used by scripts/reproduce and scripts/test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake pkg-config git
+  libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
+  libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
+  python3 python3-pandas python3-matplotlib python3-pytest
+  jgit-cli libjgit-java
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFLAB_TEST_FOLDERS="" >/dev/null
+cmake --build build -j"$(nproc)"
