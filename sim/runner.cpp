@@ -185,6 +185,11 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
 
   auto finish = [&](pid_t pid, Child& child, int status) {
     RunRow& row = table.rows[child.task];
+    if (g_interrupted && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) {
+      close(child.fd);  // Ctrl-C reached the child too: not a failure, just not run
+      children.erase(pid);
+      return;
+    }
     row.done = true;
     bool complete = decode(child.output, row);
     if (!child.kill_reason.empty()) {

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <sys/wait.h>
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
@@ -160,6 +161,48 @@ TEST(SimEngine, ResumeAfterKillGivesTheUninterruptedCsv) {
   ASSERT_EQ(resumed.status, 0) << resumed.err;
   EXPECT_EQ(read_file(dir / "part" / "s.csv"), read_file(dir / "full" / "s.csv"));
   EXPECT_FALSE(fs::exists(journal)) << "a completed run leaves no journal";
+}
+
+TEST(SimEngine, CtrlCKeepsFinishedRowsAndResumeCompletesThem) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
+             "latency = \"uniform(1ms, 9ms)\"\nbandwidth = \"10MBps\"\n"
+             "[sweep]\nrequests = [3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009]\n");
+  std::string scenario = (dir / "s.toml").string();
+  std::string out = (dir / "out").string();
+  std::string err = (dir / "err").string();
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen(err.c_str(), "w", stderr);
+    freopen("/dev/null", "w", stdout);
+    execl(PERFLAB_BINARY, PERFLAB_BINARY, "run", scenario.c_str(), "--jobs", "2", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  fs::path journal = dir / "out" / "s.journal";
+  auto journaled = [&] {
+    std::string text = read_file(journal);
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  for (int i = 0; i < 200 && journaled() < 5; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_NE(read_file(err).find("interrupted"), std::string::npos);
+  std::string partial = read_file(dir / "out" / "s.csv");
+  EXPECT_EQ(partial.find("crashed"), std::string::npos) << "an interrupted run is not a failed run";
+  long rows = static_cast<long>(std::count(partial.begin(), partial.end(), '\n')) - 1;
+  EXPECT_GE(rows, 4);
+  EXPECT_LT(rows, 40);
+
+  auto resumed = run_perflab("run " + scenario + " --jobs 2 --resume --out " + out);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  auto full = run_perflab("run " + scenario + " --jobs 1 --out " + (dir / "full").string());
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_EQ(read_file(dir / "out" / "s.csv"), read_file(dir / "full" / "s.csv"));
 }
 
 TEST(SimEngine, ResumeRefusesAChangedScenario) {
