@@ -127,13 +127,15 @@ TEST(SimEngine, HangingPointIsKilledAtThePointTimeout) {
   EXPECT_NE(csv.find("\nnone,"), std::string::npos) << csv;
 }
 
+// 40 runs of a few tens of milliseconds: stopped once 5 are journaled, some are finished and some not.
+const char* const kFortyRuns =
+    "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
+    "latency = \"uniform(1ms, 9ms)\"\nbandwidth = \"10MBps\"\n"
+    "[sweep]\nrequests = [3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009]\n";
+
 TEST(SimEngine, ResumeAfterKillGivesTheUninterruptedCsv) {
   TempDir dir;
-  // 40 runs of a few tens of milliseconds: killed once 5 are journaled, so some are finished and some not.
-  write_file(dir / "s.toml",
-             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
-             "latency = \"uniform(1ms, 9ms)\"\nbandwidth = \"10MBps\"\n"
-             "[sweep]\nrequests = [3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009]\n");
+  write_file(dir / "s.toml", kFortyRuns);
   std::string scenario = (dir / "s.toml").string();
   auto full = run_perflab("run " + scenario + " --jobs 2 --out " + (dir / "full").string());
   ASSERT_EQ(full.status, 0) << full.err;
@@ -165,10 +167,7 @@ TEST(SimEngine, ResumeAfterKillGivesTheUninterruptedCsv) {
 
 TEST(SimEngine, CtrlCKeepsFinishedRowsAndResumeCompletesThem) {
   TempDir dir;
-  write_file(dir / "s.toml",
-             "[scenario]\nname = \"s\"\nstudy = \"pingpong\"\nseeds = 4\n[network]\n"
-             "latency = \"uniform(1ms, 9ms)\"\nbandwidth = \"10MBps\"\n"
-             "[sweep]\nrequests = [3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009]\n");
+  write_file(dir / "s.toml", kFortyRuns);
   std::string scenario = (dir / "s.toml").string();
   std::string out = (dir / "out").string();
   std::string err = (dir / "err").string();
