@@ -223,7 +223,9 @@ Status apply_override(Document& doc, const Override& o, const Study* study) {
   const std::string& section = parts[0];
   const std::string& name = parts[1];
   static const std::map<std::string, std::set<std::string>> fixed_sections = {
-      {"scenario", {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline"}},
+      {"scenario",
+       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
+        "point_timeout"}},
       {"network", {"latency", "bandwidth"}},
   };
   if (section == "params" || section == "sweep") {
@@ -289,9 +291,9 @@ struct Loader {
     const auto* table = doc.root["scenario"].as_table();
     if (table == nullptr)
       return error_at(file.string() + ":1", "missing [scenario] table, expected name and study");
-    auto s =
-        check_keys(*table, "scenario",
-                   {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline"});
+    auto s = check_keys(*table, "scenario",
+                        {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
+                         "point_timeout"});
     if (!s.ok()) return s;
     auto get_string = [&](const char* key, std::string& out, bool required) -> Status {
       const auto* node = table->get(key);
@@ -349,6 +351,12 @@ struct Loader {
     scenario.seeds = static_cast<int>(seeds);
     scenario.seed = static_cast<uint64_t>(seed);
     scenario.repetitions = static_cast<int>(repetitions);
+    if (const auto* node = table->get("point_timeout")) {
+      ParamSpec spec{"point_timeout", ParamType::kDuration, "", "", {}, 0};
+      auto timeout = to_param_value(spec, locate("scenario.point_timeout", *node));
+      if (!timeout.ok()) return timeout.status();
+      scenario.point_timeout_s = std::get<double>(timeout->typed);
+    }
     if (const auto* node = table->get("headline")) {
       if (!node->is_boolean())
         return wrong_type(locate("scenario.headline", *node), "headline", "true or false");

@@ -36,7 +36,8 @@ struct Scenario {
   bool headline = false;
   int seeds = 1;
   uint64_t seed = 1;
-  int repetitions = 5;  // micro engine: timed repetitions per point
+  int repetitions = 5;         // micro engine: timed repetitions per point
+  double point_timeout_s = 0;  // wall limit per run (0: none); --point-timeout overrides it
   NetworkSpec network;
   std::vector<std::string> param_columns;  // "case" (if any), swept, then fixed parameters
   std::vector<GridPoint> grid;

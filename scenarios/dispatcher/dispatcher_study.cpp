@@ -1,7 +1,9 @@
 // Study `dispatcher`: OkHttp's Dispatcher (square/okhttp PR #4581). Registers the parameters both engines
 // share, the micro workloads (micro_workload.cpp), the incident simulation (incident.cpp) and the PR-shaped
-// headline report (burst_report.cpp).
+// headline reports (dispatcher_report.cpp).
 #include "scenarios/dispatcher/dispatcher_study.h"
+
+#include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
 
@@ -87,7 +89,9 @@ Study dispatcher_study() {
   study.validate = validate_popularity;
   study.setup_micro = setup_micro_workload;
   study.run_sim = run_incident;
-  study.headline_report = burst_report;
+  study.headline_report = [](const RunTable& table) {
+    return table.scenario->engine == "micro" ? burst_report(table) + exponent_report(table) : std::string();
+  };
   return study;
 }
 

@@ -10,5 +10,6 @@ namespace perflab::dispatcher_study {
 Result<MicroWorkload> setup_micro_workload(const Params& params);
 Result<Metrics> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);
+std::string exponent_report(const RunTable& table);
 
 }  // namespace perflab::dispatcher_study

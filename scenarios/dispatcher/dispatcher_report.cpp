@@ -1,0 +1,150 @@
+// The headline reports of the `dispatcher` study: the PR's benchmark table (enqueue n calls to one host with
+// both limits = n) with our C++ timings per strategy beside the PR's Java numbers and the speed-ups, and for
+// every workload the fitted complexity exponent b of each strategy (time ∝ n^b) with the points that did not
+// finish within the point timeout.
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/stats.h"
+#include "scenarios/dispatcher/dispatcher_study.h"
+#include "sim/run_table.h"
+
+namespace perflab::dispatcher_study {
+namespace {
+
+struct PrRow {
+  int n;
+  double before_s;  // OkHttp 3.12.0
+  double after_s;   // with the PR
+};
+// From the PR description ("very unscientific", Java on a laptop); "2 minutes" taken as 120 s.
+constexpr PrRow kPrTable[] = {
+    {64, 0.030, 0.030}, {640, 0.101, 0.071}, {6400, 1.266, 0.196}, {64000, 120, 0.917}};
+
+std::string format_time(double seconds) {
+  char text[32];
+  if (!(seconds > 0)) return "—";
+  if (seconds >= 1) {
+    std::snprintf(text, sizeof text, "%.2f s", seconds);
+  } else if (seconds >= 1e-3) {
+    std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g µs", seconds * 1e6);
+  }
+  return text;
+}
+
+std::string fmt(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string format_ratio(double a, double b) {
+  if (!(a > 0) || !(b > 0)) return "—";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g×", a / b);
+  return text;
+}
+
+}  // namespace
+
+std::string burst_report(const RunTable& table) {
+  if (table.points_where("workload", "enqueue_burst").empty()) return "";
+  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
+  // seconds[strategy][n], from the points of the enqueue_burst workload.
+  std::map<std::string, std::map<int, double>> seconds;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    if (table.column_value(p, "workload") != "enqueue_burst") continue;
+    auto values = table.values(p, "seconds");
+    if (values.empty()) continue;
+    seconds[table.column_value(p, "strategy")][std::stoi(table.column_value(p, "n"))] =
+        stats::summarize(values).median;
+  }
+  std::string out = "### dispatcher: the PR's benchmark beside the PR's numbers\n\n";
+  out +=
+      "Enqueue n calls to one host with maxRequests = maxRequestsPerHost = n, never finish (real CPU, "
+      "median).\n";
+  out += "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ port on this machine.\n\n";
+  out +=
+      "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | scan / counter | PR before / "
+      "after | "
+      "counter / indexed |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& pr : kPrTable) {
+    auto get = [&](const std::string& s) {
+      auto it = seconds[s].find(pr.n);
+      return it == seconds[s].end() ? 0.0 : it->second;
+    };
+    out += "| " + std::to_string(pr.n) + " | " + format_time(get("scan")) + " | " +
+           format_time(get("counter")) + " | " + format_time(get("indexed")) + " | " +
+           format_time(pr.before_s) + " | " + format_time(pr.after_s) + " | " +
+           format_ratio(get("scan"), get("counter")) + " | " + format_ratio(pr.before_s, pr.after_s) + " | " +
+           format_ratio(get("counter"), get("indexed")) + " |\n";
+  }
+  return out;
+}
+
+std::string exponent_report(const RunTable& table) {
+  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
+  // seconds[workload][strategy][n]; failed[workload][strategy] lists the n that did not finish.
+  std::map<std::string, std::map<std::string, std::map<int, double>>> seconds;
+  std::map<std::string, std::map<std::string, std::vector<int>>> failed;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    const auto& workload = table.column_value(p, "workload");
+    const auto& strategy = table.column_value(p, "strategy");
+    int n = std::stoi(table.column_value(p, "n"));
+    auto values = table.values(p, "seconds");
+    if (values.empty()) {
+      failed[workload][strategy].push_back(n);
+    } else {
+      seconds[workload][strategy][n] = stats::summarize(values).median;
+    }
+  }
+  std::string out =
+      "\nFitted complexity, time ∝ n^b (least squares in log-log over the n that finished):\n\n";
+  out += "| workload | scan | counter | indexed |\n|---|---:|---:|---:|\n";
+  std::set<std::string> workloads;
+  for (const auto& [w, by_strategy] : seconds) workloads.insert(w);
+  for (const auto& [w, by_strategy] : failed) workloads.insert(w);
+  for (const auto& workload : workloads) {
+    out += "| " + workload + " |";
+    for (const auto& s : strategies) {
+      std::vector<double> ns, ts;
+      for (const auto& [n, t] : seconds[workload][s]) {
+        ns.push_back(n);
+        ts.push_back(t);
+      }
+      std::string cell = "—";
+      if (ns.size() >= 2) {
+        auto fit = stats::fit_power(ns, ts);
+        if (fit.ok()) cell = fmt("b = %.2f", fit->b);
+      }
+      for (int n : failed[workload][s]) cell += " (n=" + std::to_string(n) + " timed out)";
+      out += " " + cell + " |";
+    }
+    out += "\n";
+  }
+  out +=
+      "\nMedian seconds per workload (rows n):\n\n| workload | n | scan | counter | indexed |\n"
+      "|---|---:|---:|---:|---:|\n";
+  for (const auto& workload : workloads) {
+    std::set<int> ns;
+    for (const auto& s : strategies) {
+      for (const auto& [n, t] : seconds[workload][s]) ns.insert(n);
+      for (int n : failed[workload][s]) ns.insert(n);
+    }
+    for (int n : ns) {
+      out += "| " + workload + " | " + std::to_string(n) + " |";
+      for (const auto& s : strategies) {
+        auto it = seconds[workload][s].find(n);
+        out += " " + (it != seconds[workload][s].end() ? format_time(it->second) : std::string("timed out")) +
+               " |";
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace perflab::dispatcher_study
