@@ -45,7 +45,7 @@ std::vector<fs::path> shipped_scenarios() {
 }
 
 int default_jobs() {
-  return std::max(1U, std::thread::hardware_concurrency());
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 struct RunFlags {

@@ -38,7 +38,7 @@ struct ParamSpec {
   std::string meaning;
   std::vector<std::string> choices = {};  // kChoice only
   double min = 0;                         // numbers and quantities must be >= min
-  std::string engine = "";                // "sim" or "micro" if only that engine uses it; empty: both
+  std::string engine{};                   // "sim" or "micro" if only that engine uses it; empty: both
   bool used_by(const std::string& scenario_engine) const {
     return engine.empty() || engine == scenario_engine;
   }

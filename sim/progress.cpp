@@ -1,5 +1,6 @@
 #include "sim/progress.h"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -36,7 +37,7 @@ void Progress::draw() {
   bar.resize(kWidth, '.');
   std::fprintf(stderr, "\r[%s] %zu/%zu runs%s  %.1fs elapsed  ETA %s   ", bar.c_str(), done_, total_,
                failed_ > 0 ? (", " + std::to_string(failed_) + " failed").c_str() : "", elapsed,
-               fresh > 0 ? (std::to_string(static_cast<long>(eta + 0.5)) + "s").c_str() : "?");
+               fresh > 0 ? (std::to_string(std::lround(eta)) + "s").c_str() : "?");
   std::fflush(stderr);
 }
 

@@ -490,7 +490,8 @@ struct Loader {
         if (spec == nullptr) return unknown_param(at.where, key, *scenario.study);
         if (!spec->used_by(scenario.engine)) return wrong_engine(at.where, *spec, scenario.engine);
         if (explicitly_fixed_.count(key) != 0 ||
-            std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& s) { return s.first == key; })) {
+            std::any_of(sweep_.begin(), sweep_.end(),
+                        [&name = key](const auto& s) { return s.first == name; })) {
           return error_at(at.where, "\"" + key + "\" is set by a [[case]] and also in [params] or [sweep], " +
                                         "expected it in one place only");
         }
@@ -511,7 +512,7 @@ struct Loader {
         if (std::find(case_keys.begin(), case_keys.end(), key) == case_keys.end()) case_keys.push_back(key);
       }
     }
-    if (!cases_.empty()) scenario.param_columns.push_back("case");
+    if (!cases_.empty()) scenario.param_columns.emplace_back("case");
     for (const auto& [key, values] : sweep_) scenario.param_columns.push_back(key);
     for (const auto& key : case_keys) scenario.param_columns.push_back(key);
     for (const auto& spec : study.params) {
@@ -569,7 +570,7 @@ struct Loader {
         text = point.params.text(column);
       }
       point.column_values.push_back(text);
-      identity_text += column + "=" + text + "\n";
+      identity_text.append(column).append("=").append(text).append("\n");
     }
     point.identity = fnv1a(identity_text);
     if (scenario.study->validate) {

@@ -11,16 +11,14 @@ namespace perflab {
 class Status {
  public:
   Status() = default;
-  static Status OK() { return Status(); }
+  static Status OK() { return {}; }
   static Status Error(std::string message) { return Status(std::move(message)); }
 
   bool ok() const { return !failed_; }
   const std::string& message() const { return message_; }
 
   // Prefixes the message with a location or context, e.g. "jgit.toml:12: ".
-  Status WithContext(const std::string& context) const {
-    return ok() ? *this : Status(context + message_);
-  }
+  Status WithContext(const std::string& context) const { return ok() ? *this : Status(context + message_); }
 
  private:
   explicit Status(std::string message) : failed_(true), message_(std::move(message)) {}
@@ -32,8 +30,8 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}            // NOLINT(google-explicit-constructor)
-  Result(Status status) : value_(std::move(status)) {}     // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  Result(Status status) : value_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(value_); }
   const T& value() const& { return std::get<T>(value_); }

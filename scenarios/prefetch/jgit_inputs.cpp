@@ -27,6 +27,7 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const std::string& trace,
                          "-Xlog:class+load log of a run that used these JARs");
   }
   std::vector<uint64_t> jar_bytes;
+  jar_bytes.reserve(static_cast<size_t>(opened->jar_count()));
   for (int j = 0; j < opened->jar_count(); ++j) jar_bytes.push_back(opened->jar(j).file_size_bytes());
   auto inputs = std::make_shared<const JGitInputs>(
       JGitInputs{std::move(graph).value(), std::move(workload), std::move(jar_bytes)});

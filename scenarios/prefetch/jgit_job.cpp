@@ -63,8 +63,8 @@ void serve(SimWorld& world, prefetch::PrefetchServer& server, const JGitInputs& 
               reply->classes.push_back(*sent);
             }
             auto after = server.stats();
-            double work = static_cast<double>(after.classes_loaded - before.classes_loaded +
-                                              after.classes_scanned - before.classes_scanned);
+            auto work = static_cast<double>(after.classes_loaded - before.classes_loaded +
+                                            after.classes_scanned - before.classes_scanned);
             s4u::this_actor::sleep_for(work * costs.server_cpu_per_class);
             bytes = kReplyBytesPerClass * static_cast<double>(reply->classes.size());
           }
