@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Scaling of the real CLI: a 1,000-point pingpong sweep (requests = 1 … 1000) run with --jobs 1 and --jobs 2,
-# each timed RUNS times, alternating, and summarised by medians. Goal: jobs 1 / jobs 2 >= 1.7.
+# Scaling of the real CLI: a 1,000-point pingpong sweep (requests = 1 … 1000) run with --jobs 1 and
+# --jobs 2, each timed RUNS times, alternating, and summarised by medians. Goal: jobs 1 / jobs 2 >= 1.7.
 # Besides wall time it prints the CPU cores the sweep kept busy (user + sys of perflab and its children over
 # wall time) and how idle the whole machine was: a speed-up needs a second core nobody else is using.
 # Usage: tests/perf/sweep_scaling.sh BUILD_DIR [POINTS=1000] [RUNS=3]
@@ -10,7 +10,10 @@ build=${1:?usage: sweep_scaling.sh BUILD_DIR [POINTS] [RUNS]}
 points=${2:-1000}
 runs=${3:-3}
 perflab="$build/perflab"
-[[ -x $perflab ]] || { echo "sweep_scaling.sh: no perflab binary at $perflab (build the perflab target)" >&2; exit 2; }
+if [[ ! -x $perflab ]]; then
+  echo "sweep_scaling.sh: no perflab binary at $perflab (build the perflab target)" >&2
+  exit 2
+fi
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -45,16 +48,19 @@ time_run() {
 }
 
 median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  printf '%s\n' "$@" | sort -g |
+    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "sweep: $points points, $runs runs per setting, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "sweep: $points points, $runs runs per setting, $(nproc) cores," \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 wall1=() wall2=() cores1=() cores2=()
 for ((i = 1; i <= runs; i++)); do
   read -r w1 c1 idle1 < <(time_run 1)
   read -r w2 c2 idle2 < <(time_run 2)
   wall1+=("$w1") cores1+=("$c1") wall2+=("$w2") cores2+=("$c2")
-  echo "run $i: jobs 1 $w1 s ($c1 cores busy, machine ${idle1}% idle); jobs 2 $w2 s ($c2 cores busy, machine ${idle2}% idle)"
+  echo "run $i: jobs 1 $w1 s ($c1 cores busy, machine ${idle1}% idle);" \
+    "jobs 2 $w2 s ($c2 cores busy, machine ${idle2}% idle)"
 done
 cmp -s "$dir/out-1.md" "$dir/out-2.md" || echo "warning: the summaries of --jobs 1 and --jobs 2 differ" >&2
 
@@ -64,5 +70,8 @@ awk -v a="$(median "${wall1[@]}")" -v b="$(median "${wall2[@]}")" -v n="$points"
   printf "median jobs 1: %.3f s (%.2f ms/point, %.2f cores busy)\n", a, 1e3 * a / n, c1
   printf "median jobs 2: %.3f s (%.2f ms/point, %.2f cores busy)\n", b, 1e3 * b / n, c2
   printf "speed-up jobs 1 / jobs 2: %.2f (goal >= 1.7): %s\n", r, (r >= 1.7) ? "MET" : "NOT MET"
-  if (r < 1.7 && c2 < 1.7) print "note: the jobs 2 runs kept fewer than 1.7 cores busy; if the machine was not idle, others held the second core"
+  if (r < 1.7 && c2 < 1.7) {
+    print "note: the jobs 2 runs kept fewer than 1.7 cores busy;"
+    print "      if the machine was not idle, others held the second core"
+  }
 }'
