@@ -55,6 +55,14 @@ std::string mean_with_interval(const stats::Summary& s) {
     decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
   if (half > 0) decimals = std::max(decimals, std::min(6, -static_cast<int>(std::floor(std::log10(half)))));
   char text[96];
+  if (magnitude > 0 && magnitude < 1e-3) {  // tiny values (lock holds of nanoseconds) in scientific notation
+    if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
+      std::snprintf(text, sizeof text, "%.3g ± %.2g", s.mean, half);
+    } else {
+      std::snprintf(text, sizeof text, "%.3g", s.mean);
+    }
+    return text;
+  }
   if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
     return format_number(s.mean);
   if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
