@@ -9,7 +9,10 @@ PACKAGES=(
   libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
   python3 python3-pandas python3-matplotlib python3-pytest
-  jgit-cli libjgit-java
+  jgit-cli libjgit-java   # the real JARs of the prefetch workload (scenarios/prefetch/data/jgit-clone.classpath):
+  libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java
+  libhttpclient-java libhttpcore-java libjavaewah-java libjetty9-java libjsch-java libjzlib-java
+  libservlet-api-java libslf4j-java
 )
 
 missing=()
