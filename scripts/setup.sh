@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One idempotent set-up step: installs the Debian packages perflab needs (only those missing), then
-# configures and builds the release tree in build/. Used by scripts/reproduce and scripts/test.
+# configures and builds the release tree in build/ (everything, or the targets given: setup.sh perflab).
+# Used by scripts/reproduce and scripts/test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +29,6 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFLAB_TEST_FOLDERS="" >/dev/null
-cmake --build build -j"$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build build -j"$(nproc)" "${targets[@]}"
