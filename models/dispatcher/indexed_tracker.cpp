@@ -10,7 +10,10 @@ IndexedTracker::Lane& IndexedTracker::lane_for(const Call& call, OpCounter& ops)
     return web_sockets_;
   }
   ops.visit();
-  return hosts_[call.host()];
+  if (last_host_ == nullptr || last_host_->first != call.host()) {
+    last_host_ = &*hosts_.try_emplace(call.host()).first;  // calls often come in runs to one host
+  }
+  return last_host_->second;
 }
 
 void IndexedTracker::update_eligibility(Lane& lane, OpCounter& ops) {
@@ -21,11 +24,33 @@ void IndexedTracker::update_eligibility(Lane& lane, OpCounter& ops) {
   }
   ops.tree_operation(eligible_heads_.size());
   if (eligible) {
-    eligible_heads_.emplace(lane.ready.front().sequence, &lane);
+    add_eligible_head(lane);
   } else {
-    eligible_heads_.erase(lane.ready.front().sequence);
+    spare_head_node_ = eligible_heads_.extract(lane.ready.front().sequence);
   }
   lane.head_is_eligible = eligible;
+}
+
+void IndexedTracker::add_eligible_head(Lane& lane) {
+  if (spare_head_node_.empty()) {
+    eligible_heads_.emplace(lane.ready.front().sequence, &lane);
+    return;
+  }
+  spare_head_node_.key() = lane.ready.front().sequence;
+  spare_head_node_.mapped() = &lane;
+  eligible_heads_.insert(std::move(spare_head_node_));
+}
+
+void IndexedTracker::add_running(CallPtr call, Lane& lane) {
+  const Call* key = call.get();
+  RunningCall running{next_promotion_++, std::move(call), &lane};
+  if (spare_running_node_.empty()) {
+    running_.emplace(key, std::move(running));
+    return;
+  }
+  spare_running_node_.key() = key;
+  spare_running_node_.mapped() = std::move(running);
+  running_.insert(std::move(spare_running_node_));
 }
 
 void IndexedTracker::add_ready(CallPtr call, OpCounter& ops) {
@@ -40,7 +65,7 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
   while (!eligible_heads_.empty() && running_.size() < static_cast<size_t>(max_requests)) {
     ops.tree_operation(eligible_heads_.size());
     Lane& lane = *eligible_heads_.begin()->second;
-    eligible_heads_.erase(eligible_heads_.begin());
+    spare_head_node_ = eligible_heads_.extract(eligible_heads_.begin());
     lane.head_is_eligible = false;
 
     CallPtr call = lane.ready.pop_front().call;
@@ -48,8 +73,7 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
     --ready_count_;
     ++lane.running;
     promoted.push_back(call);
-    const Call* key = call.get();
-    running_.emplace(key, RunningCall{next_promotion_++, std::move(call), &lane});
+    add_running(std::move(call), lane);
     ops.visit();
     update_eligibility(lane, ops);
   }
@@ -63,12 +87,16 @@ bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   }
   Lane& lane = *it->second.lane;
   const CallPtr keep_alive = std::move(it->second.call);  // `call` may have no other owner
-  running_.erase(it);
+  spare_running_node_ = running_.extract(it);
   --lane.running;
   update_eligibility(lane, ops);
   if (&lane != &web_sockets_ && lane.running == 0 && lane.ready.empty()) {
     ops.visit();
-    hosts_.erase(call.host());
+    auto host = hosts_.find(call.host());
+    if (&*host == last_host_) {
+      last_host_ = nullptr;
+    }
+    hosts_.erase(host);
   }
   return true;
 }

@@ -55,18 +55,29 @@ class IndexedTracker : public AsyncCallTracker {
     Lane* lane;
   };
 
+  using EligibleHeads = std::map<uint64_t, Lane*>;  // head sequence number -> lane
+  using RunningCalls = std::unordered_map<const Call*, RunningCall>;
+
   Lane& lane_for(const Call& call, OpCounter& ops);
   // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require.
   void update_eligibility(Lane& lane, OpCounter& ops);
+  void add_eligible_head(Lane& lane);
+  void add_running(CallPtr call, Lane& lane);
 
   int max_requests_per_host_;
   uint64_t next_sequence_ = 0;
   uint64_t next_promotion_ = 0;
   size_t ready_count_ = 0;
   std::unordered_map<std::string, Lane> hosts_;  // a host is dropped when it has no ready or running call
+  std::pair<const std::string, Lane>* last_host_ = nullptr;  // the entry lane_for() found last, if any
   Lane web_sockets_{{}, 0, /*capped_per_host=*/false, false};
-  std::map<uint64_t, Lane*> eligible_heads_;  // head sequence number -> lane
-  std::unordered_map<const Call*, RunningCall> running_;
+  EligibleHeads eligible_heads_;
+  RunningCalls running_;
+  // The last node taken out of each container, reused by the next insert: a head enters and leaves
+  // eligible_heads_ and a call enters and leaves running_ once per promotion, and reusing the node saves
+  // a heap allocation and a free each time.
+  EligibleHeads::node_type spare_head_node_;
+  RunningCalls::node_type spare_running_node_;
 };
 
 }  // namespace perflab::dispatcher
