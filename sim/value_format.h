@@ -8,6 +8,9 @@ namespace perflab {
 // Shortest text that reads back as the same double ("0.1", "250", "1e-09"); "nan"/"inf" spelled out.
 std::string format_number(double value);
 
+// One number through a printf format ("%.2f"), for tables.
+std::string format_printf(const char* printf_format, double value);
+
 // A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& text);
 

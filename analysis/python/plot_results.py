@@ -29,6 +29,15 @@ def errorbar(ax, x, frame, metric, label, **style):
     ax.errorbar(x, mean, yerr=[low, high], capsize=3, marker="o", label=label, **style)
 
 
+def save(fig, summary: Path) -> Path:
+    """Writes the figure beside its summary: x.summary.csv -> x.png."""
+    fig.tight_layout()
+    out = summary.with_suffix("").with_suffix(".png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def plot_prefetch_depth(summary: Path) -> Path:
     frame = pd.read_csv(summary).sort_values("prefetch_depth")
     x = frame["prefetch_depth"].clip(lower=0.5)  # depth 0 drawn at 0.5 on the log axis
@@ -43,11 +52,7 @@ def plot_prefetch_depth(summary: Path) -> Path:
         ax.grid(alpha=0.3)
         ax.legend()
     fig.suptitle("Remoting class-loading prefetch: depth sweep")
-    fig.tight_layout()
-    out = summary.with_suffix("").with_suffix(".png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save(fig, summary)
 
 
 def plot_dispatcher_micro(summary: Path) -> Path:
@@ -66,11 +71,7 @@ def plot_dispatcher_micro(summary: Path) -> Path:
         ax.grid(alpha=0.3, which="both")
         ax.legend()
     fig.suptitle("OkHttp Dispatcher: real CPU time per workload")
-    fig.tight_layout()
-    out = summary.with_suffix("").with_suffix(".png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save(fig, summary)
 
 
 def main(results: Path) -> int:

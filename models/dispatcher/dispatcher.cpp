@@ -133,21 +133,17 @@ Status Dispatcher::executed(CallPtr call) {
 }
 
 Status Dispatcher::finished(const Call& call) {
-  IdleCallback idle_callback;
-  Status removed = remove_running(call, /*sync=*/false, idle_callback);
-  if (!removed.ok()) {
-    return removed;
-  }
-  const bool is_running = promote_and_execute();
-  if (!is_running && idle_callback) {
-    (*idle_callback)();
-  }
-  return Status::OK();
+  return finish(call, /*sync=*/false);
 }
 
 Status Dispatcher::finished_sync(const Call& call) {
+  return finish(call, /*sync=*/true);
+}
+
+// OkHttp's private finished(calls, call): free the slot, promote, and run the idle callback if nothing runs.
+Status Dispatcher::finish(const Call& call, bool sync) {
   IdleCallback idle_callback;
-  Status removed = remove_running(call, /*sync=*/true, idle_callback);
+  Status removed = remove_running(call, sync, idle_callback);
   if (!removed.ok()) {
     return removed;
   }

@@ -112,7 +112,8 @@ class Dispatcher {
   bool promote_and_execute();
   Promotion promote();
   void execute_on_executor(std::vector<CallPtr> calls);
-  // The locked half of finished(): removes the call and fetches the idle callback.
+  Status finish(const Call& call, bool sync);
+  // The locked half of finish(): removes the call and fetches the idle callback.
   Status remove_running(const Call& call, bool sync, IdleCallback& idle_callback);
   void end_section(std::unique_lock<std::mutex>& lock, LockedSection section, const OpCounter& ops);
   size_t running_calls_count_locked() const;

@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/run_table.h"
+#include "sim/value_format.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -32,12 +33,6 @@ std::string format_time(double seconds) {
   } else {
     std::snprintf(text, sizeof text, "%.3g µs", seconds * 1e6);
   }
-  return text;
-}
-
-std::string fmt(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
   return text;
 }
 
@@ -118,7 +113,7 @@ std::string exponent_report(const RunTable& table) {
       std::string cell = "—";
       if (ns.size() >= 2) {
         auto fit = stats::fit_power(ns, ts);
-        if (fit.ok()) cell = fmt("b = %.2f", fit->b);
+        if (fit.ok()) cell = format_printf("b = %.2f", fit->b);
       }
       for (int n : failed[workload][s]) cell += " (n=" + std::to_string(n) + " timed out)";
       out += " " + cell + " |";

@@ -6,6 +6,7 @@
 
 #include "analysis/stats.h"
 #include "scenarios/prefetch/prefetch_study.h"
+#include "sim/value_format.h"
 
 namespace perflab::prefetch_study {
 namespace {
@@ -15,12 +16,6 @@ struct Setting {
   double duration = 0, duration_half = 0, megabytes = 0, rpcs = 0;
   bool pareto = false;
 };
-
-std::string fmt(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 }  // namespace
 
@@ -59,11 +54,12 @@ std::string pareto_report(const RunTable& table) {
   for (const auto& s : settings) {
     std::string per_mb = "—";
     if (baseline != nullptr && s.megabytes > baseline->megabytes + 1e-9) {
-      per_mb = fmt("%.1f", (baseline->duration - s.duration) / (s.megabytes - baseline->megabytes));
+      per_mb = format_printf("%.1f", (baseline->duration - s.duration) / (s.megabytes - baseline->megabytes));
     }
-    out += "| " + s.traversal + " | " + s.prune + " | " + s.depth + " | " + fmt("%.1f", s.duration) + " ± " +
-           fmt("%.1f", s.duration_half) + " | " + fmt("%.2f", s.megabytes) + " | " + fmt("%.0f", s.rpcs) +
-           " | " + per_mb + " | " + (s.pareto ? "★" : "") + " |\n";
+    out += "| " + s.traversal + " | " + s.prune + " | " + s.depth + " | " +
+           format_printf("%.1f", s.duration) + " ± " + format_printf("%.1f", s.duration_half) + " | " +
+           format_printf("%.2f", s.megabytes) + " | " + format_printf("%.0f", s.rpcs) + " | " + per_mb +
+           " | " + (s.pareto ? "★" : "") + " |\n";
   }
   return out;
 }

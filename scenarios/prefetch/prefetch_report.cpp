@@ -6,6 +6,7 @@
 
 #include "analysis/stats.h"
 #include "scenarios/prefetch/prefetch_study.h"
+#include "sim/value_format.h"
 
 namespace perflab::prefetch_study {
 namespace {
@@ -29,12 +30,6 @@ const Column kColumns[] = {{"duration_s", "job duration (s)", &PrRow::duration_s
                            {"rpcs", "class-loading RPCs", &PrRow::rpcs},
                            {"bytes_prefetched", "bytes prefetched", nullptr}};
 
-std::string fmt(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 std::string mean_ci(const std::vector<double>& values) {
   if (values.empty()) return "—";
   auto s = stats::summarize(values);
@@ -42,13 +37,13 @@ std::string mean_ci(const std::vector<double>& values) {
   double scale = std::fabs(s.mean) >= 1e5 ? 1e6 : 1;
   std::string unit = scale > 1 ? " MB" : "";
   if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-    return fmt("%.1f", s.mean / scale) + " ± " + fmt("%.1f", half / scale) + unit;
+    return format_printf("%.1f", s.mean / scale) + " ± " + format_printf("%.1f", half / scale) + unit;
   }
-  return fmt(scale > 1 ? "%.2f" : "%.0f", s.mean / scale) + unit;
+  return format_printf(scale > 1 ? "%.2f" : "%.0f", s.mean / scale) + unit;
 }
 
 std::string ratio(double a, double b) {
-  return a > 0 && b > 0 ? fmt("%.2f", a / b) : "—";
+  return a > 0 && b > 0 ? format_printf("%.2f", a / b) : "—";
 }
 
 }  // namespace
@@ -79,7 +74,7 @@ std::string depth_report(const RunTable& table) {
     out += "| " + std::to_string(pr.depth) + " |";
     for (int c = 0; c < 4; ++c) {
       out += " " + mean_ci(values[c][pr.depth]) + " |";
-      if (kColumns[c].pr) out += " " + fmt("%.0f", pr.*kColumns[c].pr) + " |";
+      if (kColumns[c].pr) out += " " + format_printf("%.0f", pr.*kColumns[c].pr) + " |";
     }
     out += "\n";
   }
@@ -123,7 +118,8 @@ std::string depth_report(const RunTable& table) {
     auto fit_text = [](const std::vector<double>& fx, const std::vector<double>& fy) {
       auto fit = stats::fit_log(fx, fy);
       if (!fit.ok()) return std::string("— | — | —");
-      return fmt("%.4g", fit->a) + " | " + fmt("%.4g", fit->b) + " | " + fmt("%.2f", fit->r2);
+      return format_printf("%.4g", fit->a) + " | " + format_printf("%.4g", fit->b) + " | " +
+             format_printf("%.2f", fit->r2);
     };
     out += std::string("| ") + kColumns[c].metric + " | " + fit_text(x, y) + " | " +
            (kColumns[c].pr ? fit_text(px, py) : std::string("— | — | —")) + " |\n";
