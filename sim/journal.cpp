@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/sampling/rng.h"
+
 namespace perflab {
 namespace {
 
@@ -11,20 +13,11 @@ constexpr const char* kMagic = "perflab-journal-v1";
 }  // namespace
 
 uint64_t scenario_fingerprint(const Scenario& scenario) {
-  uint64_t hash = 1469598103934665603ULL;
-  auto mix = [&](uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (v >> (8 * i)) & 0xff;
-      hash *= 1099511628211ULL;
-    }
-  };
-  for (char c : scenario.name + "|" + scenario.study->name + "|" + scenario.engine)
-    mix(static_cast<uint8_t>(c));
-  mix(static_cast<uint64_t>(scenario.seeds));
-  mix(scenario.seed);
-  mix(static_cast<uint64_t>(scenario.repetitions));
-  for (const auto& point : scenario.grid) mix(point.identity);
-  return hash;
+  std::string text = scenario.name + "|" + scenario.study->name + "|" + scenario.engine + "|" +
+                     std::to_string(scenario.seeds) + "|" + std::to_string(scenario.seed) + "|" +
+                     std::to_string(scenario.repetitions);
+  for (const auto& point : scenario.grid) text += "|" + std::to_string(point.identity);
+  return fnv1a(text);
 }
 
 Result<Journal> Journal::open(const std::filesystem::path& file, const Scenario& scenario, bool resume) {

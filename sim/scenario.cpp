@@ -423,15 +423,6 @@ struct Loader {
     return point;
   }
 
-  static uint64_t fnv1a(const std::string& text) {
-    uint64_t hash = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-      hash ^= c;
-      hash *= 1099511628211ULL;
-    }
-    return hash;
-  }
-
   struct Case {
     std::string name;
     std::vector<std::pair<std::string, ParamValue>> values;

@@ -30,15 +30,19 @@ class Rng {
 // unrelated seed, and the order of the inputs matters.
 uint64_t derive_seed(uint64_t scenario_seed, uint64_t point_index, uint64_t replication, uint64_t stream = 0);
 
-// A stable stream number from a name, e.g. derive_seed(seed, point, rep, stream_id("network")).
 // FNV-1a over the bytes: the same on every platform and in every build.
-constexpr uint64_t stream_id(std::string_view name) {
+constexpr uint64_t fnv1a(std::string_view text) {
   uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : name) {
+  for (char c : text) {
     hash ^= static_cast<unsigned char>(c);
     hash *= 0x100000001b3ULL;
   }
   return hash;
+}
+
+// A stable stream number from a name, e.g. derive_seed(seed, point, rep, stream_id("network")).
+constexpr uint64_t stream_id(std::string_view name) {
+  return fnv1a(name);
 }
 
 }  // namespace perflab
