@@ -1,6 +1,10 @@
 // The micro engine on a test-only study registered here: every grid point gets `repetitions` timed runs,
 // the median becomes `seconds`, the raw repetitions are kept, and counters come from the real workload.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <memory>
+#include <vector>
 
 #include "sim/micro_engine.h"
 #include "sim/runner.h"
@@ -34,6 +38,43 @@ Study summing_study() {
 
 const StudyRegistration registration(summing_study);
 
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// Each repetition allocates `mib` MiB in small blocks, touches them and frees them all: glibc would trim
+// the freed heap top back to the kernel, and the next repetition would fault every page in again.
+Study churning_study() {
+  Study study;
+  study.name = "test-churning";
+  study.description = "allocates and frees many small blocks (micro engine self-test)";
+  study.params = {{"mib", ParamType::kInt, "96", "MiB allocated per repetition", {}, 1}};
+  study.metrics = {{"seconds", "median wall time"}, {"page_faults", "minor faults, last repetition"}};
+  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+    const int64_t blocks = params.integer("mib") * (1 << 20) / 256;
+    MicroWorkload workload;
+    workload.run = [blocks] {
+      const long faults_before = minor_page_faults();
+      std::vector<std::unique_ptr<char[]>> allocated;
+      allocated.reserve(static_cast<size_t>(blocks));
+      for (int64_t i = 0; i < blocks; ++i) {
+        allocated.push_back(std::make_unique<char[]>(256));  // value-initialised: every page is written
+      }
+      allocated.clear();
+      return Metrics{{"page_faults", static_cast<double>(minor_page_faults() - faults_before)}};
+    };
+    workload.report = [](double seconds, const Metrics& counters) {
+      return Metrics{{"seconds", seconds}, {"page_faults", counters.at("page_faults")}};
+    };
+    return workload;
+  };
+  return study;
+}
+
+const StudyRegistration churning_registration(churning_study);
+
 TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
   Params params;
   params.set("n", ParamValue{int64_t{100000}, "100000"});
@@ -44,6 +85,15 @@ TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
   std::sort(sorted.begin(), sorted.end());
   EXPECT_DOUBLE_EQ(result->metrics.at("seconds"), sorted[2]);
   EXPECT_DOUBLE_EQ(result->metrics.at("sum"), 100000.0 * 100001.0 / 2);
+}
+
+TEST(SimMicroEngine, LaterRepetitionsReuseTheMemoryEarlierOnesFreed) {
+  Params params;
+  params.set("mib", ParamValue{int64_t{96}, "96"});
+  auto result = run_micro(*find_study("test-churning"), params, 3);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const double pages_touched = 96.0 * (1 << 20) / 4096;
+  EXPECT_LT(result->metrics.at("page_faults"), pages_touched / 100);  // without the policy: ~all of them
 }
 
 TEST(SimMicroEngine, SweepGivesTheSameCsvShapeAsTheSimEngine) {
