@@ -7,7 +7,7 @@ namespace perflab::dispatcher {
 
 Call::Call(std::string host, std::string name, bool for_web_socket, FailureCallback on_failure)
     : host_(std::move(host)),
-      name_(name.empty() ? std::string(host_) : std::move(name)),
+      name_(std::move(name)),
       for_web_socket_(for_web_socket),
       on_failure_(std::move(on_failure)) {}
 

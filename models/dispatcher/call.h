@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,7 +34,7 @@ class Call {
   virtual ~Call() = default;
 
   const std::string& host() const { return host_; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return name_.empty() ? host_ : name_; }
   bool for_web_socket() const { return for_web_socket_; }
 
   // Like OkHttp, cancelling only sets a flag: a queued call stays queued and a running call keeps its slot
@@ -43,6 +44,7 @@ class Call {
 
  private:
   friend class Dispatcher;
+  friend class IndexedTracker;
   // Tells the failure callback that the call failed without running.
   void fail(const Status& error) const {
     if (on_failure_) {
@@ -53,11 +55,15 @@ class Call {
   bool mark_submitted() { return !submitted_.exchange(true, std::memory_order_relaxed); }
 
   const std::string host_;
-  const std::string name_;
+  const std::string name_;  // empty: the name is the host
   const bool for_web_socket_;
   const FailureCallback on_failure_;
   std::atomic<bool> canceled_{false};
   std::atomic<bool> submitted_{false};
+  // Where IndexedTracker keeps this call in its running list, like OkHttp's AsyncCall keeps its
+  // callsPerHost counter: finishing a call finds it without a search or a hash. Written under the
+  // dispatcher lock; atomic only so that a call wrongly passed to another Dispatcher is not a data race.
+  std::atomic<size_t> running_slot_{0};
 };
 
 }  // namespace perflab::dispatcher

@@ -42,15 +42,8 @@ void IndexedTracker::add_eligible_head(Lane& lane) {
 }
 
 void IndexedTracker::add_running(CallPtr call, Lane& lane) {
-  const Call* key = call.get();
-  RunningCall running{next_promotion_++, std::move(call), &lane};
-  if (spare_running_node_.empty()) {
-    running_.emplace(key, std::move(running));
-    return;
-  }
-  spare_running_node_.key() = key;
-  spare_running_node_.mapped() = std::move(running);
-  running_.insert(std::move(spare_running_node_));
+  call->running_slot_.store(running_.size(), std::memory_order_relaxed);
+  running_.push_back({next_promotion_++, std::move(call), &lane});
 }
 
 void IndexedTracker::add_ready(CallPtr call, OpCounter& ops) {
@@ -81,13 +74,17 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
 
 bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   ops.visit();
-  auto it = running_.find(&call);
-  if (it == running_.end()) {
+  const size_t slot = call.running_slot_.load(std::memory_order_relaxed);
+  if (slot >= running_.size() || running_[slot].call.get() != &call) {
     return false;
   }
-  Lane& lane = *it->second.lane;
-  const CallPtr keep_alive = std::move(it->second.call);  // `call` may have no other owner
-  spare_running_node_ = running_.extract(it);
+  Lane& lane = *running_[slot].lane;
+  const CallPtr keep_alive = std::move(running_[slot].call);  // `call` may have no other owner
+  if (slot + 1 != running_.size()) {
+    running_[slot] = std::move(running_.back());
+    running_[slot].call->running_slot_.store(slot, std::memory_order_relaxed);
+  }
+  running_.pop_back();
   --lane.running;
   update_eligibility(lane, ops);
   if (&lane != &web_sockets_ && lane.running == 0 && lane.ready.empty()) {
@@ -133,7 +130,7 @@ std::vector<CallPtr> IndexedTracker::ready_calls() const {
 std::vector<CallPtr> IndexedTracker::running_calls() const {
   std::vector<const RunningCall*> running;
   running.reserve(running_.size());
-  for (const auto& [key, running_call] : running_) {
+  for (const RunningCall& running_call : running_) {
     running.push_back(&running_call);
   }
   std::sort(running.begin(), running.end(),

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "models/dispatcher/async_call_tracker.h"
 #include "models/dispatcher/vector_queue.h"
@@ -56,7 +57,6 @@ class IndexedTracker : public AsyncCallTracker {
   };
 
   using EligibleHeads = std::map<uint64_t, Lane*>;  // head sequence number -> lane
-  using RunningCalls = std::unordered_map<const Call*, RunningCall>;
 
   Lane& lane_for(const Call& call, OpCounter& ops);
   // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require.
@@ -72,12 +72,12 @@ class IndexedTracker : public AsyncCallTracker {
   std::pair<const std::string, Lane>* last_host_ = nullptr;  // the entry lane_for() found last, if any
   Lane web_sockets_{{}, 0, /*capped_per_host=*/false, false};
   EligibleHeads eligible_heads_;
-  RunningCalls running_;
-  // The last node taken out of each container, reused by the next insert: a head enters and leaves
-  // eligible_heads_ and a call enters and leaves running_ once per promotion, and reusing the node saves
-  // a heap allocation and a free each time.
+  // Unordered; each call knows its index (Call::running_slot_) and a finished call's slot is filled by
+  // the last one, so adding and removing a running call never searches, hashes or allocates.
+  std::vector<RunningCall> running_;
+  // The last node taken out of eligible_heads_, reused by the next insert: a head enters and leaves the
+  // set once per promotion, and reusing the node saves a heap allocation and a free each time.
   EligibleHeads::node_type spare_head_node_;
-  RunningCalls::node_type spare_running_node_;
 };
 
 }  // namespace perflab::dispatcher

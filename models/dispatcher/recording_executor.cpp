@@ -32,4 +32,10 @@ CallPtr RecordingExecutor::call_at(size_t index) const {
   return calls_.at(index);
 }
 
+void RecordingExecutor::take_calls(std::vector<CallPtr>& calls) {
+  calls.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  calls.swap(calls_);
+}
+
 }  // namespace perflab::dispatcher

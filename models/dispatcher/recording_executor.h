@@ -15,11 +15,14 @@ class RecordingExecutor : public Executor {
   Status execute(const CallPtr& call) override;
 
   void shutdown();
-  // Every call accepted so far, in the order they were handed over.
+  // Every call accepted and not taken yet, in the order they were handed over.
   std::vector<CallPtr> calls() const;
   size_t call_count() const;
   // The call accepted in position `index` (0 = first); `index` must be below call_count().
   CallPtr call_at(size_t index) const;
+  // Replaces `calls` with the calls recorded so far, in order, and forgets them: one lock for the whole
+  // batch, and the two vectors swap storage, so taking batches over and over does not allocate.
+  void take_calls(std::vector<CallPtr>& calls);
 
  private:
   mutable std::mutex mutex_;

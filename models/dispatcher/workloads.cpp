@@ -2,6 +2,7 @@
 #include "models/dispatcher/workloads.h"
 
 #include <string>
+#include <vector>
 
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/recording_executor.h"
@@ -25,11 +26,17 @@ std::string host_of_call(Workload workload, int index) {
 }
 
 // Finishes recorded calls in the order the executor received them, including the ones each finish
-// promotes, until none is left running.
-void finish_all(Dispatcher& dispatcher, const RecordingExecutor& executor) {
-  for (size_t i = 0; i < executor.call_count(); ++i) {
-    dispatcher.finished(*executor.call_at(i));
+// promotes, until none is left running. Returns how many calls it finished.
+uint64_t finish_all(Dispatcher& dispatcher, RecordingExecutor& executor) {
+  uint64_t finished = 0;
+  std::vector<CallPtr> started;
+  for (executor.take_calls(started); !started.empty(); executor.take_calls(started)) {
+    for (const CallPtr& call : started) {
+      dispatcher.finished(*call);
+    }
+    finished += started.size();
   }
+  return finished;
 }
 
 }  // namespace
@@ -80,15 +87,15 @@ Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n,
   for (int i = 0; i < n; ++i) {
     dispatcher.enqueue(Call::Create(host_of_call(workload, i)));
   }
-  if (workload != Workload::kEnqueueBurst) {
-    finish_all(dispatcher, executor);
-  }
-
   WorkloadResult result;
+  if (workload == Workload::kEnqueueBurst) {
+    result.executed = executor.call_count();
+  } else {
+    result.executed = finish_all(dispatcher, executor);
+  }
   result.ops_under_lock = dispatcher.ops_under_lock();
   result.locked_sections = dispatcher.locked_sections();
   result.calls = static_cast<uint64_t>(n);
-  result.executed = executor.call_count();
   return result;
 }
 

@@ -340,6 +340,22 @@ TEST_P(DispatcherBehaviourTest, FinishingACallThatIsNotRunningIsAnError) {
   EXPECT_FALSE(dispatcher_.finished(*a1).ok()) << "finished twice";
 }
 
+// A call running on one Dispatcher is not running on another, even where both keep it in the same place.
+TEST_P(DispatcherBehaviourTest, FinishingAnotherDispatchersCallIsAnError) {
+  RecordingExecutor other_executor;
+  Dispatcher other(other_executor, GetParam());
+  CallPtr b1 = Call::Create("b", "b/1");
+  ASSERT_TRUE(other.enqueue(b1).ok());
+  CallPtr a1 = enqueue("a", 1);
+
+  EXPECT_FALSE(dispatcher_.finished(*b1).ok());
+  EXPECT_FALSE(other.finished(*a1).ok());
+  EXPECT_THAT(running(), ElementsAre("a/1"));
+  EXPECT_THAT(names_of(other.running_async_calls()), ElementsAre("b/1"));
+  finish(a1);
+  EXPECT_TRUE(other.finished(*b1).ok());
+}
+
 // Remembers the calls it is given by raw pointer only, so the Dispatcher holds the last reference.
 class RawPointerExecutor : public Executor {
  public:
