@@ -12,7 +12,7 @@ namespace {
 
 // glibc hands freed memory back to the kernel (it trims the heap top and unmaps large blocks), so a
 // repetition can pay page faults for memory the previous one freed. Whether it does hangs on where one
-// long-lived small block happens to lie: the same dispatcher code measured 8 ms with ~20 page faults per
+// long-lived small block happens to lie: the same dispatcher code measured 8 ms with ~100 page faults per
 // repetition and 16 ms with ~3,200. A long-running process, like the JVM behind the seed PRs' numbers,
 // keeps its heap; so does the micro engine's child (it exits after its grid point). The first
 // repetition still starts cold; the point's time is the median.
