@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <memory_resource>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace perflab::dispatcher {
 template <typename T>
 class VectorQueue {
  public:
+  explicit VectorQueue(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : items_(memory) {}
+
   bool empty() const { return head_ == items_.size(); }
   size_t size() const { return items_.size() - head_; }
   T& front() { return items_[head_]; }
@@ -36,7 +40,7 @@ class VectorQueue {
   auto end() const { return items_.end(); }
 
  private:
-  std::vector<T> items_;
+  std::pmr::vector<T> items_;
   size_t head_ = 0;
 };
 
