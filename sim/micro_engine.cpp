@@ -38,6 +38,27 @@ class RepetitionCollector : public benchmark::BenchmarkReporter {
   std::string error;
 };
 
+// One timed iteration; set_up and tear_down run with the clock paused.
+void run_repetition(benchmark::State& state, const MicroWorkload& workload, Metrics& counters) {
+  for (auto _ : state) {
+    if (workload.set_up) {
+      state.PauseTiming();
+      Status ready = workload.set_up();
+      state.ResumeTiming();
+      if (!ready.ok()) {
+        state.SkipWithError(ready.message().c_str());
+        break;
+      }
+    }
+    counters = workload.run();
+    if (workload.tear_down) {
+      state.PauseTiming();
+      workload.tear_down();
+      state.ResumeTiming();
+    }
+  }
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
@@ -51,11 +72,8 @@ Result<MicroResult> run_micro(const Study& study, const Params& params, int repe
   if (!workload.ok()) return workload.status();
   keep_freed_memory_in_process();
   Metrics counters;
-  std::string failure;
   benchmark::RegisterBenchmark(study.name.c_str(),
-                               [&](benchmark::State& state) {
-                                 for (auto _ : state) counters = workload->run();
-                               })
+                               [&](benchmark::State& state) { run_repetition(state, *workload, counters); })
       ->Iterations(1)
       ->Repetitions(repetitions)
       ->UseRealTime()

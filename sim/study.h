@@ -44,10 +44,13 @@ struct RunContext {
   Rng rng(uint64_t stream) const { return Rng(derive_seed(seed, 0, 0, stream)); }
 };
 
-// A micro-engine workload: `run` executes one whole workload on the real code (it is what gets timed)
-// and returns its deterministic counters; `report` turns the median wall time into the study's metrics.
+// A micro-engine workload. Each repetition calls set_up, run and tear_down; only `run` is timed, so a
+// workload can keep out of the clock what the benchmark it reproduces kept out (building a fixture,
+// freeing what is left). `report` turns the median time of `run` into the study's metrics.
 struct MicroWorkload {
-  std::function<Metrics()> run;
+  std::function<Status()> set_up;   // optional, untimed
+  std::function<Metrics()> run;     // timed: one whole workload on the real code; returns its counters
+  std::function<void()> tear_down;  // optional, untimed
   std::function<Metrics(double median_seconds, const Metrics& counters)> report;
 };
 

@@ -4,9 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "models/dispatcher/dispatcher.h"
-#include "models/dispatcher/recording_executor.h"
-
 namespace perflab::dispatcher {
 namespace {
 
@@ -65,8 +62,11 @@ Result<Workload> parse_workload(std::string_view name) {
                        "\", expected one of: enqueue_burst, one_host_backlog, distinct_hosts, round_robin");
 }
 
-Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
-                                    int max_requests_per_host) {
+WorkloadRun::WorkloadRun(Key /*key*/, Workload workload, Strategy strategy, int n)
+    : workload_(workload), n_(n), dispatcher_(executor_, strategy) {}
+
+Result<std::unique_ptr<WorkloadRun>> WorkloadRun::Create(Workload workload, Strategy strategy, int n,
+                                                         int max_requests, int max_requests_per_host) {
   if (n < 1) {
     return Status::Error("workload size n must be at least 1, got " + std::to_string(n));
   }
@@ -74,29 +74,40 @@ Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n,
     max_requests = n;
     max_requests_per_host = n;
   }
-
-  RecordingExecutor executor;
-  Dispatcher dispatcher(executor, strategy);
-  if (Status status = dispatcher.set_max_requests(max_requests); !status.ok()) {
+  auto run = std::make_unique<WorkloadRun>(Key(), workload, strategy, n);
+  if (Status status = run->dispatcher_.set_max_requests(max_requests); !status.ok()) {
     return status;
   }
-  if (Status status = dispatcher.set_max_requests_per_host(max_requests_per_host); !status.ok()) {
+  if (Status status = run->dispatcher_.set_max_requests_per_host(max_requests_per_host); !status.ok()) {
     return status;
   }
+  return run;
+}
 
-  for (int i = 0; i < n; ++i) {
-    dispatcher.enqueue(Call::Create(host_of_call(workload, i)));
+WorkloadResult WorkloadRun::run() {
+  for (int i = 0; i < n_; ++i) {
+    dispatcher_.enqueue(Call::Create(host_of_call(workload_, i)));
   }
   WorkloadResult result;
-  if (workload == Workload::kEnqueueBurst) {
-    result.executed = executor.call_count();
+  if (workload_ == Workload::kEnqueueBurst) {
+    result.executed = executor_.call_count();
   } else {
-    result.executed = finish_all(dispatcher, executor);
+    result.executed = finish_all(dispatcher_, executor_);
   }
-  result.ops_under_lock = dispatcher.ops_under_lock();
-  result.locked_sections = dispatcher.locked_sections();
-  result.calls = static_cast<uint64_t>(n);
+  result.ops_under_lock = dispatcher_.ops_under_lock();
+  result.locked_sections = dispatcher_.locked_sections();
+  result.calls = static_cast<uint64_t>(n_);
   return result;
+}
+
+Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
+                                    int max_requests_per_host) {
+  Result<std::unique_ptr<WorkloadRun>> run =
+      WorkloadRun::Create(workload, strategy, n, max_requests, max_requests_per_host);
+  if (!run.ok()) {
+    return run.status();
+  }
+  return run.value()->run();
 }
 
 }  // namespace perflab::dispatcher

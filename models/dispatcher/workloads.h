@@ -10,9 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "models/common/status.h"
+#include "models/dispatcher/dispatcher.h"
+#include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/strategy.h"
 
 namespace perflab::dispatcher {
@@ -32,7 +35,35 @@ struct WorkloadResult {
   uint64_t executed = 0;         // calls handed to the executor
 };
 
-// Errors: n < 1, or a limit < 1 (for workloads that use the limits).
+// One run of a workload in three steps, so that a benchmark can time the middle one the way the PR's
+// benchmark was timed: Create() builds the Dispatcher, its limits and executor (the PR's test fixture),
+// run() creates and enqueues the n calls and, except for enqueue_burst, finishes them (the PR's timed
+// loop), and destroying the WorkloadRun frees what is left (in Java, the garbage collector's business
+// after the clock stopped).
+class WorkloadRun {
+  struct Key {  // only Create() makes one
+    explicit Key() = default;
+  };
+
+ public:
+  // Errors: n < 1, or a limit < 1 (for workloads that use the limits).
+  static Result<std::unique_ptr<WorkloadRun>> Create(Workload workload, Strategy strategy, int n,
+                                                     int max_requests, int max_requests_per_host);
+  WorkloadRun(Key key, Workload workload, Strategy strategy, int n);
+  WorkloadRun(const WorkloadRun&) = delete;
+  WorkloadRun& operator=(const WorkloadRun&) = delete;
+
+  // Call once.
+  WorkloadResult run();
+
+ private:
+  const Workload workload_;
+  const int n_;
+  RecordingExecutor executor_;
+  Dispatcher dispatcher_;
+};
+
+// Create() and run() in one go, for callers that time nothing or everything.
 Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,
                                     int max_requests_per_host);
 

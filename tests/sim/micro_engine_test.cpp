@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/micro_engine.h"
@@ -85,6 +89,62 @@ TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
   std::sort(sorted.begin(), sorted.end());
   EXPECT_DOUBLE_EQ(result->metrics.at("seconds"), sorted[2]);
   EXPECT_DOUBLE_EQ(result->metrics.at("sum"), 100000.0 * 100001.0 / 2);
+}
+
+// set_up and tear_down sleep 100 ms each and log their calls; run() only logs. `fail` makes set_up fail.
+std::vector<std::string> fixture_log;
+Study fixture_study() {
+  Study study;
+  study.name = "test-fixture";
+  study.description = "untimed set-up and tear-down (micro engine self-test)";
+  study.params = {{"fail", ParamType::kBool, "false", "set_up fails"}};
+  study.metrics = {{"seconds", "median wall time"}};
+  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+    const bool fail = params.boolean("fail");
+    MicroWorkload workload;
+    workload.set_up = [fail] {
+      fixture_log.push_back("set_up");
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      return fail ? Status::Error("no fixture today") : Status::OK();
+    };
+    workload.run = [] {
+      fixture_log.push_back("run");
+      return Metrics{};
+    };
+    workload.tear_down = [] {
+      fixture_log.push_back("tear_down");
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    };
+    workload.report = [](double seconds, const Metrics&) { return Metrics{{"seconds", seconds}}; };
+    return workload;
+  };
+  return study;
+}
+
+const StudyRegistration fixture_registration(fixture_study);
+
+TEST(SimMicroEngine, SetUpAndTearDownRunAroundEachRepetitionOffTheClock) {
+  fixture_log.clear();
+  Params params;
+  params.set("fail", ParamValue{false, "false"});
+  auto result = run_micro(*find_study("test-fixture"), params, 2);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(fixture_log,
+            (std::vector<std::string>{"set_up", "run", "tear_down", "set_up", "run", "tear_down"}));
+  for (double seconds : result->repetitions) {
+    EXPECT_LT(seconds, 0.05);  // each sleep is 0.1 s; timed, a repetition would take 0.2 s
+  }
+}
+
+TEST(SimMicroEngine, AFailedSetUpIsTheRunsError) {
+  fixture_log.clear();
+  Params params;
+  params.set("fail", ParamValue{true, "true"});
+  auto result = run_micro(*find_study("test-fixture"), params, 3);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("no fixture today"), std::string::npos)
+      << result.status().message();
+  EXPECT_EQ(std::count(fixture_log.begin(), fixture_log.end(), "run"), 0);
 }
 
 TEST(SimMicroEngine, LaterRepetitionsReuseTheMemoryEarlierOnesFreed) {
