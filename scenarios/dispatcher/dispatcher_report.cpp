@@ -60,7 +60,7 @@ std::string burst_report(const RunTable& table) {
   std::string out = "### dispatcher: the PR's benchmark beside the PR's numbers\n\n";
   out +=
       "Enqueue n calls to one host with maxRequests = maxRequestsPerHost = n, never finish (real CPU, "
-      "median).\n";
+      "median). As in the PR, only the loop that creates and enqueues the calls is timed.\n";
   out += "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ port on this machine.\n\n";
   out +=
       "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | scan / counter | PR before / "
