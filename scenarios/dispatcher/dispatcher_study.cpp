@@ -11,10 +11,10 @@ Status validate_popularity(const Params& params);
 
 namespace {
 
-// Lock cost per element touched, measured on the development machine (idle) with
-// `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md): scan 2.69
-// ns, counter 4.83 ns per element (the counter walks a linked ready queue); the default is their mean.
-constexpr const char* kMeasuredNsPerOp = "3.8";
+// Lock cost per element touched, measured on the development machine with
+// `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md), four runs:
+// scan 2.66-3.05 ns, counter 2.85-2.95 ns per element; the default is their mean.
+constexpr const char* kMeasuredNsPerOp = "2.8";
 
 Study dispatcher_study() {
   Study study;
