@@ -1,26 +1,14 @@
 // The micro engine; see micro_engine.h.
 #include "sim/micro_engine.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 
 #include <benchmark/benchmark.h>
 
+#include "models/common/process_memory.h"
+
 namespace perflab {
 namespace {
-
-// glibc hands freed memory back to the kernel (it trims the heap top and unmaps large blocks), so a
-// repetition can pay page faults for memory the previous one freed. Whether it does hangs on where one
-// long-lived small block happens to lie: the same dispatcher code measured 8 ms with ~100 page faults per
-// repetition and 16 ms with ~3,200. A long-running process, like the JVM behind the seed PRs' numbers,
-// keeps its heap; so does the micro engine's child (it exits after its grid point). The first
-// repetition still starts cold; the point's time is the median.
-void keep_freed_memory_in_process() {
-  constexpr int kLargestHeapAllocation = 32 << 20;  // glibc's ceiling for M_MMAP_THRESHOLD on 64-bit
-  mallopt(M_MMAP_THRESHOLD, kLargestHeapAllocation);
-  mallopt(M_TRIM_THRESHOLD, -1);  // -1: never trim
-}
 
 // Collects the wall time of each repetition; prints nothing (the harness makes its own tables).
 class RepetitionCollector : public benchmark::BenchmarkReporter {

@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "models/common/process_memory.h"
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/workloads.h"
 
@@ -126,6 +127,7 @@ void register_all() {
 }  // namespace perflab::dispatcher
 
 int main(int argc, char** argv) {
+  perflab::keep_freed_memory_in_process();  // as the harness's micro engine does
   perflab::dispatcher::register_all();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
