@@ -7,9 +7,10 @@ namespace perflab::dispatcher {
 
 Call::Call(std::string host, std::string name, bool for_web_socket, FailureCallback on_failure)
     : host_(std::move(host)),
-      name_(std::move(name)),
-      for_web_socket_(for_web_socket),
-      on_failure_(std::move(on_failure)) {}
+      extras_(name.empty() && !on_failure
+                  ? nullptr
+                  : std::make_unique<const Extras>(Extras{std::move(name), std::move(on_failure)})),
+      for_web_socket_(for_web_socket) {}
 
 CallPtr Call::Create(std::string host, std::string name, FailureCallback on_failure) {
   return std::make_shared<Call>(std::move(host), std::move(name), false, std::move(on_failure));

@@ -34,7 +34,7 @@ class Call {
   virtual ~Call() = default;
 
   const std::string& host() const { return host_; }
-  const std::string& name() const { return name_.empty() ? host_ : name_; }
+  const std::string& name() const { return extras_ && !extras_->name.empty() ? extras_->name : host_; }
   bool for_web_socket() const { return for_web_socket_; }
 
   // Like OkHttp, cancelling only sets a flag: a queued call stays queued and a running call keeps its slot
@@ -47,17 +47,23 @@ class Call {
   friend class IndexedTracker;
   // Tells the failure callback that the call failed without running.
   void fail(const Status& error) const {
-    if (on_failure_) {
-      on_failure_(*this, error);
+    if (extras_ && extras_->on_failure) {
+      extras_->on_failure(*this, error);
     }
   }
   // A call is enqueued or executed once; returns false if it already was.
   bool mark_submitted() { return !submitted_.exchange(true, std::memory_order_relaxed); }
 
+  // What the micro workloads leave out, kept apart so that their tens of thousands of calls stay small
+  // (64 bytes instead of 128: with 50,000 calls to distinct hosts the run is bound by memory traffic).
+  struct Extras {
+    std::string name;  // empty: the name is the host
+    FailureCallback on_failure;
+  };
+
   const std::string host_;
-  const std::string name_;  // empty: the name is the host
+  const std::unique_ptr<const Extras> extras_;  // null: no name, no failure callback
   const bool for_web_socket_;
-  const FailureCallback on_failure_;
   std::atomic<bool> canceled_{false};
   std::atomic<bool> submitted_{false};
   // Where IndexedTracker keeps this call in its running list, like OkHttp's AsyncCall keeps its
