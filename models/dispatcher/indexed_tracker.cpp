@@ -10,10 +10,10 @@ IndexedTracker::Lane& IndexedTracker::lane_for(const Call& call, OpCounter& ops)
     return web_sockets_;
   }
   ops.visit();
-  if (last_host_ == nullptr || last_host_->first != call.host()) {  // calls often come in runs to one host
-    last_host_ = &*hosts_.try_emplace(call.host(), &node_pool_, /*capped=*/true).first;
+  if (last_host_ == nullptr || last_host_->host != call.host()) {  // calls often come in runs to one host
+    last_host_ = &hosts_.find_or_add(call.host(), /*capped=*/true);
   }
-  return last_host_->second;
+  return last_host_->value;
 }
 
 void IndexedTracker::update_eligibility(Lane& lane, OpCounter& ops) {
@@ -93,7 +93,7 @@ bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   update_eligibility(lane, ops);
   if (&lane != &web_sockets_ && lane.running == 0 && lane.ready.empty()) {
     ops.visit();
-    if (last_host_ != nullptr && &last_host_->second == &lane) {
+    if (last_host_ != nullptr && &last_host_->value == &lane) {
       last_host_ = nullptr;
     }
     hosts_.erase(call.host());
@@ -103,23 +103,20 @@ bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
 
 void IndexedTracker::set_max_requests_per_host(int max_requests_per_host, OpCounter& ops) {
   max_requests_per_host_ = max_requests_per_host;
-  for (auto& [host, lane] : hosts_) {
+  hosts_.for_each([&](const std::string& /*host*/, Lane& lane) {
     ops.visit();
     update_eligibility(lane, ops);
-  }
+  });
 }
 
 std::vector<CallPtr> IndexedTracker::ready_calls() const {
   std::vector<const ReadyCall*> ready;
   ready.reserve(ready_count_);
-  for (const ReadyCall& waiting : web_sockets_.ready) {
-    ready.push_back(&waiting);
-  }
-  for (const auto& [host, lane] : hosts_) {
-    for (const ReadyCall& waiting : lane.ready) {
-      ready.push_back(&waiting);
-    }
-  }
+  auto collect = [&](const Lane& lane) {
+    lane.ready.for_each([&](const ReadyCall& waiting) { ready.push_back(&waiting); });
+  };
+  collect(web_sockets_);
+  hosts_.for_each([&](const std::string& /*host*/, const Lane& lane) { collect(lane); });
   std::sort(ready.begin(), ready.end(),
             [](const ReadyCall* a, const ReadyCall* b) { return a->sequence < b->sequence; });
   std::vector<CallPtr> calls;

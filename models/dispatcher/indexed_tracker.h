@@ -15,12 +15,11 @@
 
 #include <cstdint>
 #include <map>
-#include <memory_resource>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "models/dispatcher/async_call_tracker.h"
+#include "models/dispatcher/host_table.h"
 #include "models/dispatcher/vector_queue.h"
 
 namespace perflab::dispatcher {
@@ -46,7 +45,7 @@ class IndexedTracker : public AsyncCallTracker {
   };
   // The ready calls and running count of one host, or of all WebSocket calls (never capped).
   struct Lane {
-    Lane(std::pmr::memory_resource* memory, bool capped) : ready(memory), capped_per_host(capped) {}
+    explicit Lane(bool capped) : capped_per_host(capped) {}
     VectorQueue<ReadyCall> ready;
     int running = 0;
     bool capped_per_host;
@@ -58,7 +57,7 @@ class IndexedTracker : public AsyncCallTracker {
     Lane* lane;
   };
 
-  using EligibleHeads = std::pmr::map<uint64_t, Lane*>;  // head sequence number -> lane
+  using EligibleHeads = std::map<uint64_t, Lane*>;  // head sequence number -> lane
 
   Lane& lane_for(const Call& call, OpCounter& ops);
   // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require.
@@ -70,15 +69,11 @@ class IndexedTracker : public AsyncCallTracker {
   uint64_t next_sequence_ = 0;
   uint64_t next_promotion_ = 0;
   size_t ready_count_ = 0;
-  // Hosts, their queues and the eligible heads come and go once per call when every call goes to a new
-  // host; taking their memory from one pool keeps them close together and skips malloc. The pool keeps
-  // what they free for reuse until the tracker goes (~170 bytes per host at the peak).
-  std::pmr::unsynchronized_pool_resource node_pool_;
   // A host is dropped when it has no ready or running call.
-  std::pmr::unordered_map<std::string, Lane> hosts_{&node_pool_};
-  std::pair<const std::string, Lane>* last_host_ = nullptr;  // the entry lane_for() found last, if any
-  Lane web_sockets_{&node_pool_, /*capped=*/false};
-  EligibleHeads eligible_heads_{&node_pool_};
+  HostTable<Lane> hosts_;
+  HostTable<Lane>::Entry* last_host_ = nullptr;  // the entry lane_for() found last, if any
+  Lane web_sockets_{/*capped=*/false};
+  EligibleHeads eligible_heads_;
   // Unordered; each call knows its index (Call::running_slot_) and a finished call's slot is filled by
   // the last one, so adding and removing a running call never searches, hashes or allocates.
   std::vector<RunningCall> running_;

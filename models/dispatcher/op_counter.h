@@ -18,11 +18,7 @@ class OpCounter {
  public:
   void visit(uint64_t elements = 1) { count_ += elements; }
   void tree_operation(size_t tree_size) {
-    uint64_t path = 1;
-    for (size_t n = tree_size; n > 1; n >>= 1) {
-      ++path;
-    }
-    count_ += path;
+    count_ += tree_size <= 1 ? 1 : 64 - __builtin_clzll(tree_size);  // floor(log2(size)) + 1
   }
   uint64_t count() const { return count_; }
 
