@@ -1,6 +1,7 @@
 // The micro-engine workloads; see workloads.h.
 #include "models/dispatcher/workloads.h"
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -20,20 +21,6 @@ std::string host_of_call(Workload workload, int index) {
       return "h" + std::to_string(index % kRoundRobinHosts);
   }
   return "a";
-}
-
-// Finishes recorded calls in the order the executor received them, including the ones each finish
-// promotes, until none is left running. Returns how many calls it finished.
-uint64_t finish_all(Dispatcher& dispatcher, RecordingExecutor& executor) {
-  uint64_t finished = 0;
-  std::vector<CallPtr> started;
-  for (executor.take_calls(started); !started.empty(); executor.take_calls(started)) {
-    for (const CallPtr& call : started) {
-      dispatcher.finished(*call);
-    }
-    finished += started.size();
-  }
-  return finished;
 }
 
 }  // namespace
@@ -75,6 +62,9 @@ Result<std::unique_ptr<WorkloadRun>> WorkloadRun::Create(Workload workload, Stra
     max_requests_per_host = n;
   }
   auto run = std::make_unique<WorkloadRun>(Key(), workload, strategy, n);
+  if (workload != Workload::kEnqueueBurst) {
+    run->finished_calls_.reserve(static_cast<size_t>(n));
+  }
   if (Status status = run->dispatcher_.set_max_requests(max_requests); !status.ok()) {
     return status;
   }
@@ -92,12 +82,26 @@ WorkloadResult WorkloadRun::run() {
   if (workload_ == Workload::kEnqueueBurst) {
     result.executed = executor_.call_count();
   } else {
-    result.executed = finish_all(dispatcher_, executor_);
+    result.executed = finish_all();
   }
   result.ops_under_lock = dispatcher_.ops_under_lock();
   result.locked_sections = dispatcher_.locked_sections();
   result.calls = static_cast<uint64_t>(n_);
   return result;
+}
+
+uint64_t WorkloadRun::finish_all() {
+  uint64_t finished = 0;
+  std::vector<CallPtr> started;
+  for (executor_.take_calls(started); !started.empty(); executor_.take_calls(started)) {
+    for (const CallPtr& call : started) {
+      dispatcher_.finished(*call);
+    }
+    finished += started.size();
+    finished_calls_.insert(finished_calls_.end(), std::make_move_iterator(started.begin()),
+                           std::make_move_iterator(started.end()));
+  }
+  return finished;
 }
 
 Result<WorkloadResult> run_workload(Workload workload, Strategy strategy, int n, int max_requests,

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "models/common/status.h"
 #include "models/dispatcher/dispatcher.h"
@@ -38,8 +39,8 @@ struct WorkloadResult {
 // One run of a workload in three steps, so that a benchmark can time the middle one the way the PR's
 // benchmark was timed: Create() builds the Dispatcher, its limits and executor (the PR's test fixture),
 // run() creates and enqueues the n calls and, except for enqueue_burst, finishes them (the PR's timed
-// loop), and destroying the WorkloadRun frees what is left (in Java, the garbage collector's business
-// after the clock stopped).
+// loop), and destroying the WorkloadRun frees what is left, the finished calls included (in Java, the
+// garbage collector's business after the clock stopped).
 class WorkloadRun {
   struct Key {  // only Create() makes one
     explicit Key() = default;
@@ -57,10 +58,15 @@ class WorkloadRun {
   WorkloadResult run();
 
  private:
+  // Finishes the running calls in the order the executor received them, including the ones each finish
+  // promotes, until none is left running. Returns how many calls it finished.
+  uint64_t finish_all();
+
   const Workload workload_;
   const int n_;
   RecordingExecutor executor_;
   Dispatcher dispatcher_;
+  std::vector<CallPtr> finished_calls_;  // kept for the destructor to free, off the clock
 };
 
 // Create() and run() in one go, for callers that time nothing or everything.
