@@ -78,7 +78,7 @@ class IndexedTracker : public AsyncCallTracker {
   // the last one, so adding and removing a running call never searches, hashes or allocates.
   std::vector<RunningCall> running_;
   // The last node taken out of eligible_heads_, reused by the next insert: a head enters and leaves the
-  // set once per promotion, and reusing the node is cheaper even than the pool.
+  // set once per promotion, and reusing its node saves an allocation and a free each time.
   EligibleHeads::node_type spare_head_node_;
 };
 
