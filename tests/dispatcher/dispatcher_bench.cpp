@@ -2,6 +2,8 @@
 // strategy: the PR's benchmark (enqueue_burst) at the PR's sizes, and the adversarial workloads at
 // n = 50,000 (round robin also at 5,000) under maxRequests 64 / maxRequestsPerHost 5. Each run reports the
 // ops counted under the lock. Runs that take seconds (the quadratic cases) get one iteration per repetition.
+// The floor/ runs time what any strategy pays (creating calls, the mutex, the executor), to be read side
+// by side with the strategies in the same run: this shared VM's speed changes from minute to minute.
 // Build: cmake --build BUILD --target dispatcher_bench; run: BUILD/tests/dispatcher/dispatcher_bench
 // (filter with --benchmark_filter=..., e.g. 'indexed' or '-scan' style regexes).
 #include <memory>
@@ -82,6 +84,38 @@ void floor_cost(benchmark::State& state, int n, int sections_per_call) {
   }
 }
 
+// The floor of a backlog: all n calls are created and queued first (2 locked sections each), and only
+// then handed one by one to the executor and finished (2 more). Unlike floor_cost, a call has gone cold in
+// memory by the time it runs, as it must in any dispatcher that holds a backlog.
+void backlog_floor_cost(benchmark::State& state, int n) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto executor = std::make_unique<RecordingExecutor>();
+    std::mutex mutex;
+    std::vector<CallPtr> queued;
+    std::vector<CallPtr> finished;
+    finished.reserve(static_cast<size_t>(n));
+    state.ResumeTiming();
+    for (int i = 0; i < n; ++i) {
+      CallPtr call = Call::Create("a");
+      { std::lock_guard<std::mutex> lock(mutex); }
+      std::lock_guard<std::mutex> lock(mutex);
+      queued.push_back(std::move(call));
+    }
+    for (CallPtr& call : queued) {
+      { std::lock_guard<std::mutex> lock(mutex); }
+      benchmark::DoNotOptimize(executor->execute(call));
+      std::lock_guard<std::mutex> lock(mutex);
+      finished.push_back(std::move(call));
+    }
+    state.PauseTiming();  // freeing the calls is not timed in run() either
+    executor.reset();
+    queued.clear();
+    finished.clear();
+    state.ResumeTiming();
+  }
+}
+
 void register_one(Workload workload, Strategy strategy, int n) {
   const std::string name = std::string(workload_name(workload)) + "/" + std::string(strategy_name(strategy)) +
                            "/" + std::to_string(n);
@@ -101,6 +135,11 @@ void register_all() {
       ->Repetitions(5)
       ->ReportAggregatesOnly(true);
   benchmark::RegisterBenchmark("floor/enqueue_and_finish/50000", floor_cost, 50'000, 4)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Repetitions(5)
+      ->ReportAggregatesOnly(true);
+  benchmark::RegisterBenchmark("floor/backlog/50000", backlog_floor_cost, 50'000)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime()
       ->Repetitions(5)
