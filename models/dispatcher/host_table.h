@@ -1,5 +1,5 @@
 // A hash map from host name to a per-host value that stays at one address while hosts come and go: the
-// indexed strategy's table of lanes, which its heap and running calls point into.
+// indexed strategy's table of lanes, which its eligible-heads set and running calls point into.
 //
 // Open addressing with linear probing, kept at most half full, and backward-shift deletion (no
 // tombstones). Beside each slot (hash, entry) sits a one-byte tag, seven bits of the hash: a lookup scans
