@@ -24,23 +24,15 @@ constexpr PrRow kPrTable[] = {
     {64, 0.030, 0.030}, {640, 0.101, 0.071}, {6400, 1.266, 0.196}, {64000, 120, 0.917}};
 
 std::string format_time(double seconds) {
-  char text[32];
   if (!(seconds > 0)) return "—";
-  if (seconds >= 1) {
-    std::snprintf(text, sizeof text, "%.2f s", seconds);
-  } else if (seconds >= 1e-3) {
-    std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
-  } else {
-    std::snprintf(text, sizeof text, "%.3g µs", seconds * 1e6);
-  }
-  return text;
+  if (seconds >= 1) return format_printf("%.2f s", seconds);
+  if (seconds >= 1e-3) return format_printf("%.3g ms", seconds * 1e3);
+  return format_printf("%.3g µs", seconds * 1e6);
 }
 
 std::string format_ratio(double a, double b) {
   if (!(a > 0) || !(b > 0)) return "—";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g×", a / b);
-  return text;
+  return format_printf("%.3g×", a / b);
 }
 
 }  // namespace
