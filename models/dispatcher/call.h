@@ -24,10 +24,12 @@ class Call {
   using FailureCallback = std::function<void(const Call& call, const Status& error)>;
 
   // `name` identifies the call in logs and tests, e.g. "a/1" for http://a/1; it defaults to the host.
-  static CallPtr Create(std::string host, std::string name = "", FailureCallback on_failure = nullptr);
-  static CallPtr CreateWebSocket(std::string host, std::string name = "",
+  static CallPtr Create(std::string host);  // no name, no failure callback: what the micro workloads make
+  static CallPtr Create(std::string host, std::string name, FailureCallback on_failure = nullptr);
+  static CallPtr CreateWebSocket(std::string host, std::string name = {},
                                  FailureCallback on_failure = nullptr);
 
+  // For subclasses that carry more (tests, simulators).
   Call(std::string host, std::string name, bool for_web_socket, FailureCallback on_failure);
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
@@ -61,6 +63,16 @@ class Call {
     FailureCallback on_failure;
   };
 
+  struct Key {  // only Create() makes one
+    explicit Key() = default;
+  };
+  static std::unique_ptr<const Extras> make_extras(std::string name, FailureCallback on_failure);
+
+ public:
+  // Create()'s constructor: moves the host in and takes ready-made extras.
+  Call(Key key, std::string&& host, std::unique_ptr<const Extras> extras, bool for_web_socket);
+
+ private:
   const std::string host_;
   const std::unique_ptr<const Extras> extras_;  // null: no name, no failure callback
   const bool for_web_socket_;
