@@ -4,7 +4,6 @@
 namespace perflab::dispatcher {
 
 Status RecordingExecutor::execute(const CallPtr& call) {
-  std::lock_guard<std::mutex> lock(mutex_);
   if (shut_down_) {
     return Status::Error("executor is shut down");
   }
@@ -13,28 +12,23 @@ Status RecordingExecutor::execute(const CallPtr& call) {
 }
 
 void RecordingExecutor::shutdown() {
-  std::lock_guard<std::mutex> lock(mutex_);
   shut_down_ = true;
 }
 
 std::vector<CallPtr> RecordingExecutor::calls() const {
-  std::lock_guard<std::mutex> lock(mutex_);
   return calls_;
 }
 
 size_t RecordingExecutor::call_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
   return calls_.size();
 }
 
 CallPtr RecordingExecutor::call_at(size_t index) const {
-  std::lock_guard<std::mutex> lock(mutex_);
   return calls_.at(index);
 }
 
 void RecordingExecutor::take_calls(std::vector<CallPtr>& calls) {
   calls.clear();
-  std::lock_guard<std::mutex> lock(mutex_);
   calls.swap(calls_);
 }
 
