@@ -181,7 +181,12 @@ Status Dispatcher::remove_running(const Call& call, bool sync, IdleCallback& idl
 
 bool Dispatcher::promote_and_execute() {
   Promotion promotion = promote();
-  execute_on_executor(std::move(promotion.calls));
+  if (!promotion.calls.empty()) {
+    execute_on_executor(promotion.calls);
+  }
+  if (promotion.calls.capacity() <= kMaxKeptPromotionCapacity) {
+    spare_promotion_calls = std::move(promotion.calls);
+  }
   return promotion.is_running;
 }
 
@@ -201,8 +206,8 @@ Dispatcher::Promotion Dispatcher::promote() {
 // promotes more calls, which OkHttp executes by recursion (deep enough to overflow the stack when
 // thousands of queued calls are rejected one after another). Here they go on top of the same work stack
 // instead, which hands calls to the executor in the same order without growing the call stack.
-void Dispatcher::execute_on_executor(std::vector<CallPtr> calls) {
-  std::vector<CallPtr>& pending = calls;  // a stack: the next call to execute is at the back
+void Dispatcher::execute_on_executor(std::vector<CallPtr>& calls) {
+  std::vector<CallPtr>& pending = calls;  // used as a stack: the next call to execute is at the back
   std::reverse(pending.begin(), pending.end());
   while (!pending.empty()) {
     CallPtr call = std::move(pending.back());
@@ -224,9 +229,6 @@ void Dispatcher::execute_on_executor(std::vector<CallPtr> calls) {
     if (!promotion.is_running && idle_callback) {
       (*idle_callback)();
     }
-  }
-  if (pending.capacity() <= kMaxKeptPromotionCapacity) {
-    spare_promotion_calls = std::move(pending);
   }
 }
 

@@ -16,12 +16,7 @@ IndexedTracker::Lane& IndexedTracker::lane_for(const Call& call, OpCounter& ops)
   return last_host_->value;
 }
 
-void IndexedTracker::update_eligibility(Lane& lane, OpCounter& ops) {
-  const bool eligible =
-      !lane.ready.empty() && (!lane.capped_per_host || lane.running < max_requests_per_host_);
-  if (eligible == lane.head_is_eligible) {
-    return;
-  }
+void IndexedTracker::set_head_eligible(Lane& lane, bool eligible, OpCounter& ops) {
   ops.tree_operation(eligible_heads_.size());
   if (eligible) {
     add_eligible_head(lane);

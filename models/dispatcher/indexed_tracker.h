@@ -60,8 +60,16 @@ class IndexedTracker : public AsyncCallTracker {
   using EligibleHeads = std::map<uint64_t, Lane*>;  // head sequence number -> lane
 
   Lane& lane_for(const Call& call, OpCounter& ops);
-  // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require.
-  void update_eligibility(Lane& lane, OpCounter& ops);
+  // Puts the lane's head in eligible_heads_ or takes it out, as its queue and cap now require. Called
+  // several times per call, and most calls change nothing: the check is inline, the change is not.
+  void update_eligibility(Lane& lane, OpCounter& ops) {
+    const bool eligible =
+        !lane.ready.empty() && (!lane.capped_per_host || lane.running < max_requests_per_host_);
+    if (eligible != lane.head_is_eligible) {
+      set_head_eligible(lane, eligible, ops);
+    }
+  }
+  void set_head_eligible(Lane& lane, bool eligible, OpCounter& ops);
   void add_eligible_head(Lane& lane);
   void add_running(CallPtr call, Lane& lane);
 
