@@ -2,6 +2,7 @@
 #include "sim/micro_engine.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <benchmark/benchmark.h>
 
@@ -53,6 +54,19 @@ double median(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+// One run outside Google Benchmark, set-up and tear-down untimed; returns its wall time.
+Result<double> run_once(const MicroWorkload& workload, Metrics& counters) {
+  if (workload.set_up) {
+    if (Status ready = workload.set_up(); !ready.ok())
+      return Status::Error("benchmark failed: " + ready.message());
+  }
+  const auto start = std::chrono::steady_clock::now();
+  counters = workload.run();
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  if (workload.tear_down) workload.tear_down();
+  return elapsed.count();
+}
+
 }  // namespace
 
 Result<MicroResult> run_micro(const Study& study, const Params& params, int repetitions) {
@@ -60,20 +74,29 @@ Result<MicroResult> run_micro(const Study& study, const Params& params, int repe
   if (!workload.ok()) return workload.status();
   keep_freed_memory_in_process();
   Metrics counters;
-  benchmark::RegisterBenchmark(study.name.c_str(),
-                               [&](benchmark::State& state) { run_repetition(state, *workload, counters); })
-      ->Iterations(1)
-      ->Repetitions(repetitions)
-      ->UseRealTime()
-      ->ReportAggregatesOnly(false);
-  RepetitionCollector collector;
-  benchmark::RunSpecifiedBenchmarks(&collector);
-  benchmark::ClearRegisteredBenchmarks();
-  if (!collector.error.empty()) return Status::Error("benchmark failed: " + collector.error);
-  if (collector.seconds.empty()) return Status::Error("benchmark produced no repetitions");
   MicroResult result;
-  result.repetitions = collector.seconds;
-  result.metrics = workload->report(median(collector.seconds), counters);
+
+  Result<double> warm_up = run_once(*workload, counters);
+  if (!warm_up.ok()) return warm_up.status();
+  if (warm_up.value() > kLongestWarmUpSeconds) {
+    result.repetitions.push_back(warm_up.value());
+    --repetitions;
+  }
+  if (repetitions > 0) {
+    benchmark::RegisterBenchmark(study.name.c_str(),
+                                 [&](benchmark::State& state) { run_repetition(state, *workload, counters); })
+        ->Iterations(1)
+        ->Repetitions(repetitions)
+        ->UseRealTime()
+        ->ReportAggregatesOnly(false);
+    RepetitionCollector collector;
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    benchmark::ClearRegisteredBenchmarks();
+    if (!collector.error.empty()) return Status::Error("benchmark failed: " + collector.error);
+    if (collector.seconds.empty()) return Status::Error("benchmark produced no repetitions");
+    result.repetitions.insert(result.repetitions.end(), collector.seconds.begin(), collector.seconds.end());
+  }
+  result.metrics = workload->report(median(result.repetitions), counters);
   return result;
 }
 

@@ -1,6 +1,13 @@
 // The micro engine: runs a study's workload on the real code and the real CPU, timed by Google Benchmark.
 // Each grid point becomes one registered benchmark (one iteration = one whole workload) repeated
 // `repetitions` times; the point's `seconds` is the median repetition, and the raw repetitions are kept.
+//
+// Before them the workload runs once off the record, as benchmark tools warm up. A point runs in a fresh
+// process, and its first run pays what no later run does: the heap grows into pages the kernel has yet to
+// map, caches and branch predictors are cold. The dispatcher's one-host backlog took 15.7 ms on its first
+// run and 11.5 and 11.2 ms on the next two, so with three repetitions the median was always the slower
+// warm one. A warm-up that takes longer than kLongestWarmUpSeconds counts as the first repetition
+// instead: a cold start is lost in a run that long, and a minute-long point is not paid twice.
 #pragma once
 
 #include <vector>
@@ -15,6 +22,8 @@ struct MicroResult {
   Metrics metrics;                  // the study's report from the median time and the workload's counters
   std::vector<double> repetitions;  // seconds of each repetition, in order
 };
+
+inline constexpr double kLongestWarmUpSeconds = 1.0;
 
 Result<MicroResult> run_micro(const Study& study, const Params& params, int repetitions);
 

@@ -1,5 +1,6 @@
-// The micro engine on a test-only study registered here: every grid point gets `repetitions` timed runs,
-// the median becomes `seconds`, the raw repetitions are kept, and counters come from the real workload.
+// The micro engine on a test-only study registered here: every grid point gets `repetitions` timed runs
+// after an untimed warm-up, the median becomes `seconds`, the raw repetitions are kept, and counters come
+// from the real workload.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
@@ -129,10 +130,45 @@ TEST(SimMicroEngine, SetUpAndTearDownRunAroundEachRepetitionOffTheClock) {
   params.set("fail", ParamValue{false, "false"});
   auto result = run_micro(*find_study("test-fixture"), params, 2);
   ASSERT_TRUE(result.ok()) << result.status().message();
-  EXPECT_EQ(fixture_log,
-            (std::vector<std::string>{"set_up", "run", "tear_down", "set_up", "run", "tear_down"}));
+  // A quick run first warms up, off the record: three runs, two repetitions.
+  EXPECT_EQ(fixture_log, (std::vector<std::string>{"set_up", "run", "tear_down", "set_up", "run", "tear_down",
+                                                   "set_up", "run", "tear_down"}));
+  ASSERT_EQ(result->repetitions.size(), 2U);
   for (double seconds : result->repetitions) {
     EXPECT_LT(seconds, 0.05);  // each sleep is 0.1 s; timed, a repetition would take 0.2 s
+  }
+}
+
+// run() sleeps a little longer than the longest warm-up and counts its calls.
+int slow_runs = 0;
+Study slow_study() {
+  Study study;
+  study.name = "test-slow";
+  study.description = "a run longer than the longest warm-up (micro engine self-test)";
+  study.metrics = {{"seconds", "median wall time"}};
+  study.setup_micro = [](const Params&) -> Result<MicroWorkload> {
+    MicroWorkload workload;
+    workload.run = [] {
+      ++slow_runs;
+      std::this_thread::sleep_for(std::chrono::duration<double>(kLongestWarmUpSeconds + 0.05));
+      return Metrics{};
+    };
+    workload.report = [](double seconds, const Metrics&) { return Metrics{{"seconds", seconds}}; };
+    return workload;
+  };
+  return study;
+}
+
+const StudyRegistration slow_registration(slow_study);
+
+TEST(SimMicroEngine, ALongFirstRunIsTheFirstRepetitionNotAWarmUp) {
+  slow_runs = 0;
+  auto result = run_micro(*find_study("test-slow"), Params{}, 2);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(slow_runs, 2);
+  ASSERT_EQ(result->repetitions.size(), 2U);
+  for (double seconds : result->repetitions) {
+    EXPECT_GT(seconds, kLongestWarmUpSeconds);
   }
 }
 
