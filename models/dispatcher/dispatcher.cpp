@@ -206,8 +206,8 @@ Dispatcher::Promotion Dispatcher::promote() {
 // promotes more calls, which OkHttp executes by recursion (deep enough to overflow the stack when
 // thousands of queued calls are rejected one after another). Here they go on top of the same work stack
 // instead, which hands calls to the executor in the same order without growing the call stack.
-void Dispatcher::execute_on_executor(std::vector<CallPtr>& calls) {
-  std::vector<CallPtr>& pending = calls;  // used as a stack: the next call to execute is at the back
+void Dispatcher::execute_on_executor(std::vector<CallPtr>& pending) {
+  // `pending` is used as a stack: the next call to execute is at the back.
   std::reverse(pending.begin(), pending.end());
   while (!pending.empty()) {
     CallPtr call = std::move(pending.back());

@@ -111,9 +111,9 @@ class Dispatcher {
   // Returns whether any call (async or sync) is running.
   bool promote_and_execute();
   Promotion promote();
-  // Hands `calls` to the executor in order, and the calls that rejections promote after them; empties
-  // `calls`.
-  void execute_on_executor(std::vector<CallPtr>& calls);
+  // Hands `pending` to the executor in order, and the calls that rejections promote after them;
+  // empties `pending`.
+  void execute_on_executor(std::vector<CallPtr>& pending);
   Status finish(const Call& call, bool sync);
   // The locked half of finish(): removes the call and fetches the idle callback.
   Status remove_running(const Call& call, bool sync, IdleCallback& idle_callback);
