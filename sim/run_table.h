@@ -30,6 +30,8 @@ struct RunTable {
     for (const auto& row : rows) n += row.done && !row.error.empty();
     return n;
   }
+  // The typed parameter values of one grid point (what reports read; never parse column text).
+  const Params& params(size_t point) const { return scenario->grid[point].params; }
   // The values of `metric` over the successful replications of one grid point.
   std::vector<double> values(size_t point, const std::string& metric) const;
   // The grid points whose parameter `column` has text `value` (e.g. "prefetch_depth" = "10").

@@ -24,6 +24,7 @@ using Metrics = std::map<std::string, double>;
 struct MetricSpec {
   std::string name;
   std::string meaning;
+  bool exact = false;  // a deterministic count (same on every machine): compared exactly by `perflab check`
 };
 
 // The network of a sim-engine scenario ([network] in the scenario file).

@@ -6,29 +6,21 @@
 
 #include "analysis/stats.h"
 #include "scenarios/prefetch/prefetch_study.h"
+#include "sim/reference.h"
 #include "sim/value_format.h"
 
 namespace perflab::prefetch_study {
 namespace {
 
-struct PrRow {
-  int depth;
-  double duration_s, classes_prefetched, rpcs;
-};
-// The seed's table (uniform 0–250 ms sleep before each class-loading RPC, JAR cache cleared).
-constexpr PrRow kPrTable[] = {{0, 125, 1024, 1052}, {1, 62, 1682, 520},   {2, 59, 2016, 437},
-                              {3, 51, 2220, 374},   {5, 46, 2822, 350},   {10, 37, 3349, 292},
-                              {50, 38, 4175, 344},  {100, 32, 4605, 268}, {500, 31, 4655, 266}};
-
 struct Column {
   const char* metric;
   const char* title;
-  double PrRow::*pr;  // nullptr: the PR did not report it
+  bool pr;  // the PR reported it (a column of scenarios/prefetch/reference.csv)
 };
-const Column kColumns[] = {{"duration_s", "job duration (s)", &PrRow::duration_s},
-                           {"classes_prefetched", "classes prefetched", &PrRow::classes_prefetched},
-                           {"rpcs", "class-loading RPCs", &PrRow::rpcs},
-                           {"bytes_prefetched", "bytes prefetched", nullptr}};
+const Column kColumns[] = {{"duration_s", "job duration (s)", true},
+                           {"classes_prefetched", "classes prefetched", true},
+                           {"rpcs", "class-loading RPCs", true},
+                           {"bytes_prefetched", "bytes prefetched", false}};
 
 std::string mean_ci(const std::vector<double>& values) {
   if (values.empty()) return "—";
@@ -49,10 +41,17 @@ std::string ratio(double a, double b) {
 }  // namespace
 
 std::string depth_report(const RunTable& table) {
+  auto reference = ReferenceTable::ForStudy("prefetch");
+  if (!reference.ok()) return "(no PR table: " + reference.status().message() + ")\n";
+  const ReferenceTable& pr_table = *reference;
+  auto pr_at = [&](int depth, int column) {
+    auto row = pr_table.find("prefetch_depth", depth);
+    return row ? pr_table.number(*row, kColumns[column].metric).value_or(0.0) : 0.0;
+  };
   std::map<int, double> ours[4];  // metric column -> depth -> mean
   std::map<int, std::vector<double>> values[4];
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    int depth = std::stoi(table.column_value(p, "prefetch_depth"));
+    int depth = static_cast<int>(table.params(p).integer("prefetch_depth"));
     if (values[0].count(depth) != 0) continue;  // the first point per depth
     for (int c = 0; c < 4; ++c) {
       values[c][depth] = table.values(p, kColumns[c].metric);
@@ -69,22 +68,17 @@ std::string depth_report(const RunTable& table) {
   out += "\n|---:|";
   for (const auto& c : kColumns) out += c.pr ? "---:|---:|" : "---:|";
   out += "\n";
-  for (const auto& pr : kPrTable) {
-    if (values[0].count(pr.depth) == 0) continue;
-    out += "| " + std::to_string(pr.depth) + " |";
+  for (size_t r = 0; r < pr_table.rows(); ++r) {
+    int depth = static_cast<int>(pr_table.number(r, "prefetch_depth").value_or(-1));
+    if (values[0].count(depth) == 0) continue;
+    out += "| " + std::to_string(depth) + " |";
     for (int c = 0; c < 4; ++c) {
-      out += " " + mean_ci(values[c][pr.depth]) + " |";
-      if (kColumns[c].pr) out += " " + format_printf("%.0f", pr.*kColumns[c].pr) + " |";
+      out += " " + mean_ci(values[c][depth]) + " |";
+      if (kColumns[c].pr) out += " " + format_printf("%.0f", pr_at(depth, c)) + " |";
     }
     out += "\n";
   }
 
-  auto pr_at = [](int depth, double PrRow::*field) {
-    for (const auto& r : kPrTable) {
-      if (r.depth == depth) return r.*field;
-    }
-    return 0.0;
-  };
   auto our_at = [&](int column, int depth) { return ours[column].count(depth) ? ours[column][depth] : 0.0; };
   out += "\nRatios (ours vs the PR's):\n\n| ratio | ours | PR |\n|---|---:|---:|\n";
   struct RatioRow {
@@ -97,7 +91,7 @@ std::string depth_report(const RunTable& table) {
         RatioRow{"duration depth 0 / depth 1", 0, 0, 1},
         RatioRow{"duration depth 500 / depth 1", 0, 500, 1}}) {
     out += std::string("| ") + r.name + " | " + ratio(our_at(r.column, r.num), our_at(r.column, r.den)) +
-           " | " + ratio(pr_at(r.num, kColumns[r.column].pr), pr_at(r.den, kColumns[r.column].pr)) + " |\n";
+           " | " + ratio(pr_at(r.num, r.column), pr_at(r.den, r.column)) + " |\n";
   }
 
   out +=
@@ -112,7 +106,7 @@ std::string depth_report(const RunTable& table) {
       y.push_back(mean);
       if (kColumns[c].pr) {
         px.push_back(depth);
-        py.push_back(pr_at(depth, kColumns[c].pr));
+        py.push_back(pr_at(depth, c));
       }
     }
     auto fit_text = [](const std::vector<double>& fx, const std::vector<double>& fy) {

@@ -1,0 +1,35 @@
+"""What every study's plot script shares: reading a study's reference table (the seed's published
+numbers, scenarios/<study>/reference.csv), drawing a mean with its 95% interval, and saving a figure beside
+the summary it was drawn from. Each study draws its own pictures in scenarios/<study>/plot.py."""
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported for the study scripts)
+import pandas as pd  # noqa: E402
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def reference(study: str) -> pd.DataFrame:
+    """The seed's own numbers for `study` (scenarios/<study>/reference.csv)."""
+    return pd.read_csv(SCENARIOS / study / "reference.csv", comment="#", skipinitialspace=True)
+
+
+def errorbar(ax, x, frame, metric, label, **style):
+    """Draws frame's `<metric>_mean` against x with its 95% interval as error bars."""
+    mean = frame[f"{metric}_mean"]
+    low = mean - frame[f"{metric}_ci95_low"]
+    high = frame[f"{metric}_ci95_high"] - mean
+    ax.errorbar(x, mean, yerr=[low, high], capsize=3, marker="o", label=label, **style)
+
+
+def save(fig, summary: Path, suffix: str = "") -> Path:
+    """Writes the figure beside its summary: x.summary.csv -> x<suffix>.png."""
+    fig.tight_layout()
+    out = summary.with_suffix("").with_suffix("")
+    out = out.with_name(out.name + suffix + ".png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
