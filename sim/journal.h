@@ -1,6 +1,7 @@
 // The journal of an --out run: each finished row is appended (and flushed) the moment it arrives, so a run
 // that is interrupted or killed can be continued with --resume without recomputing or duplicating rows.
-// The first line fingerprints the expanded scenario; resuming a different scenario is refused.
+// The first line fingerprints the expanded scenario; resuming a different scenario is refused. Rows are
+// written in the one row form of row_codec.h.
 #pragma once
 
 #include <cstdio>
@@ -20,14 +21,11 @@ class Journal {
 
   const std::vector<RunRow>& rows() const { return rows_; }
   void append(const RunRow& row);
-  // Removes the journal once the complete CSV has been written.
-  void remove();
 
  private:
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
-  std::filesystem::path file_;
   std::unique_ptr<std::FILE, Closer> out_;
   std::vector<RunRow> rows_;
 };

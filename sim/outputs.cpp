@@ -35,13 +35,13 @@ std::vector<size_t> varying_columns(const Scenario& scenario) {
 
 size_t failed_runs(const RunTable& table, size_t point) {
   size_t n = 0;
-  for (const auto& row : table.rows) n += row.point == point && row.done && !row.error.empty();
+  for (const auto& row : table.rows) n += row.point == point && row.failed();
   return n;
 }
 
 std::string first_error(const RunTable& table, size_t point) {
   for (const auto& row : table.rows) {
-    if (row.point == point && row.done && !row.error.empty()) return row.error;
+    if (row.point == point && row.failed()) return row.error;
   }
   return "";
 }
@@ -89,7 +89,7 @@ std::string rows_csv(const RunTable& table) {
   header.emplace_back("error");
   std::string out = join_csv(header);
   for (const auto& row : table.rows) {
-    if (!row.done) continue;
+    if (!row.ran()) continue;
     std::vector<std::string> fields = scenario.grid[row.point].column_values;
     fields.push_back(std::to_string(row.seed));
     for (const auto& m : metric_names(table)) {
@@ -186,8 +186,9 @@ std::string summary_json(const RunTable& table) {
 std::string summary_markdown(const RunTable& table) {
   const Scenario& scenario = *table.scenario;
   auto shown = varying_columns(scenario);
-  std::string out = "### " + scenario.name + " (" + scenario.study->name + ", " + scenario.engine + " engine";
-  out += scenario.engine == "sim"
+  std::string out =
+      "### " + scenario.name + " (" + scenario.study->name + ", " + engine_name(scenario.engine) + " engine";
+  out += scenario.engine == Engine::kSim
              ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
              : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
@@ -247,7 +248,8 @@ Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {
     auto s = write_file(file, text);
     if (!s.ok()) return s;
   }
-  if (table.scenario->engine == "micro") return write_file(stem + ".repetitions.csv", repetitions_csv(table));
+  if (table.scenario->engine == Engine::kMicro)
+    return write_file(stem + ".repetitions.csv", repetitions_csv(table));
   return Status::OK();
 }
 

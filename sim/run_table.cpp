@@ -1,3 +1,4 @@
+// The run table: results of one scenario run, looked up by grid point.
 #include "sim/run_table.h"
 
 #include <algorithm>
@@ -6,10 +7,24 @@
 
 namespace perflab {
 
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kNotRun:
+      return "not run";
+    case Outcome::kOk:
+      return "ok";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kTimedOut:
+      return "timed out";
+  }
+  return "?";
+}
+
 std::vector<double> RunTable::values(size_t point, const std::string& metric) const {
   std::vector<double> out;
   for (const auto& row : rows) {
-    if (row.point != point || !row.done || !row.error.empty()) continue;
+    if (row.point != point || !row.ok()) continue;
     auto it = row.metrics.find(metric);
     if (it != row.metrics.end()) out.push_back(it->second);
   }

@@ -10,14 +10,27 @@
 
 namespace perflab {
 
+// How one run ended. Outputs, the CLI and reports switch on this, never on the error text.
+enum class Outcome {
+  kNotRun,    // interrupted before it ran (or not yet run)
+  kOk,        // metrics are valid
+  kFailed,    // the driver returned an error, or the child crashed: `error` says which
+  kTimedOut,  // killed at --point-timeout
+};
+const char* outcome_name(Outcome outcome);
+
 struct RunRow {
   size_t point = 0;     // index into Scenario::grid
   int replication = 0;  // 0 .. seeds-1
   uint64_t seed = 0;    // the CSV "seed": scenario seed + replication
-  bool done = false;    // false: not run (interrupted before it)
-  std::string error;    // empty when the run succeeded
-  Metrics metrics;
+  Outcome outcome = Outcome::kNotRun;
+  std::string error;                // why it failed or timed out; empty otherwise
+  Metrics metrics;                  // only when ok
   std::vector<double> repetitions;  // micro engine: seconds of each timed repetition
+
+  bool ran() const { return outcome != Outcome::kNotRun; }
+  bool ok() const { return outcome == Outcome::kOk; }
+  bool failed() const { return outcome == Outcome::kFailed || outcome == Outcome::kTimedOut; }
 };
 
 struct RunTable {
@@ -27,7 +40,7 @@ struct RunTable {
 
   size_t failed() const {
     size_t n = 0;
-    for (const auto& row : rows) n += row.done && !row.error.empty();
+    for (const auto& row : rows) n += row.failed();
     return n;
   }
   // The typed parameter values of one grid point (what reports read; never parse column text).
