@@ -44,6 +44,16 @@ std::vector<fs::path> shipped_scenarios() {
   return files;
 }
 
+// --jobs and --seeds: a whole number >= 1, with the error every other bad input gets.
+const CLI::Validator kAtLeastOne(
+    [](const std::string& text) -> std::string {
+      char* end = nullptr;
+      long value = std::strtol(text.c_str(), &end, 10);
+      if (!text.empty() && end == text.c_str() + text.size() && value >= 1) return "";
+      return "\"" + text + "\" is not valid, expected an integer >= 1";
+    },
+    "INTEGER>=1");
+
 int default_jobs() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
@@ -64,7 +74,7 @@ struct RunFlags {
 int execute(const Scenario& scenario, const RunFlags& flags, const std::optional<fs::path>& out_dir,
             RunTable* result = nullptr) {
   RunOptions options;
-  options.jobs = flags.jobs > 0 ? flags.jobs : (scenario.engine == "micro" ? 1 : default_jobs());
+  options.jobs = flags.jobs > 0 ? flags.jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
   options.progress = isatty(STDERR_FILENO) != 0;
   options.resume = flags.resume;
   options.point_timeout_s = scenario.point_timeout_s;
@@ -133,7 +143,7 @@ int cmd_list() {
       continue;
     }
     std::printf("%-36s  %-10s %-5s %s%s\n", relative.c_str(), scenario->study->name.c_str(),
-                scenario->engine.c_str(), scenario->headline ? "[headline] " : "",
+                engine_name(scenario->engine), scenario->headline ? "[headline] " : "",
                 scenario->description.c_str());
   }
   return 0;
@@ -142,9 +152,9 @@ int cmd_list() {
 int cmd_describe(const std::string& name) {
   const Study* study = find_study(name);
   if (study == nullptr) {
-    std::string names;
-    for (const auto* s : all_studies()) names += (names.empty() ? "" : ", ") + s->name;
-    return fail_input("unknown study \"" + name + "\", expected one of: " + names);
+    std::vector<std::string> names;
+    for (const auto* s : all_studies()) names.push_back(s->name);
+    return fail_input("unknown study \"" + name + "\", expected one of: " + join(names));
   }
   std::printf("Study %s: %s\n\nEngines: %s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
               study->name.c_str(), study->description.c_str(), study->run_sim ? "sim " : "",
@@ -152,9 +162,7 @@ int cmd_describe(const std::string& name) {
   for (const auto& p : study->params) {
     std::string type = type_name(p.type);
     if (p.type == ParamType::kChoice) {
-      std::string choices;
-      for (const auto& c : p.choices) choices += (choices.empty() ? "" : "|") + c;
-      type += " (" + choices + ")";
+      type += " (" + join(p.choices, "|") + ")";
     }
     std::printf("  %-24s %-28s default %s\n  %24s %s\n", p.name.c_str(), type.c_str(),
                 p.default_value.empty() ? "(required)" : p.default_value.c_str(), "", p.meaning.c_str());
@@ -165,17 +173,18 @@ int cmd_describe(const std::string& name) {
   }
   if (study->setup_micro) {
     std::printf("\nMetrics of the micro engine (CSV columns):\n");
-    for (const auto& m : study->metrics_for("micro"))
+    for (const auto& m : study->metrics_for(Engine::kMicro))
       std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
   }
   return 0;
 }
 
-// A headline scenario may cap runs it knows to be slow with [scenario] point_timeout.
+// A headline scenario may cap runs it knows to be slow with [scenario] point_timeout (its comments say
+// why); runs that hit that cap are reported in the table, not counted as a failed reproduction.
 bool only_capped_failures(const Scenario& scenario, const RunTable& table) {
   if (scenario.point_timeout_s <= 0) return false;
   for (const auto& row : table.rows) {
-    if (row.done && !row.error.empty() && row.error.rfind("timed out", 0) != 0) return false;
+    if (row.outcome == Outcome::kFailed) return false;
   }
   return true;
 }
@@ -201,9 +210,10 @@ int cmd_reproduce(const std::vector<std::string>& studies, int jobs) {
     int s = execute(*scenario, flags, out, &table);
     if (s == kExitInterrupted || s == kExitBadInput) return s;
     if (s == kExitFailedRuns && only_capped_failures(*scenario, table)) {
-      std::fprintf(stderr,
-                   "perflab: the failed runs all hit the scenario's own point_timeout (expected: they "
-                   "are the quadratic cases); reported in the table, not a reproduction failure\n");
+      std::fprintf(
+          stderr,
+          "perflab: the failed runs all hit the scenario's own [scenario] point_timeout, which it "
+          "sets for runs it expects to be slow; reported in the table, not a reproduction failure\n");
       s = 0;
     }
     status = std::max(status, s);
@@ -240,9 +250,9 @@ int cli_main(int argc, char** argv) {
                   "--set 'sweep.prefetch_depth=[0,1,500]', --set 'network.latency=\"constant(50ms)\"'")
       ->allow_extra_args(false);
   run->add_option("--seeds", flags.seeds, "Replications per grid point (overrides [scenario] seeds)")
-      ->check(CLI::PositiveNumber);
+      ->check(kAtLeastOne);
   run->add_option("--jobs", flags.jobs, "Runs in parallel (default: cores for sim, 1 for micro)")
-      ->check(CLI::PositiveNumber);
+      ->check(kAtLeastOne);
   run->add_option("--out", flags.out, "Write DIR/<name>.csv, .summary.csv and .md");
   run->add_option("--format", flags.format, "Summary printed on stdout")
       ->check(CLI::IsMember({"md", "csv", "json"}));
@@ -256,8 +266,7 @@ int cli_main(int argc, char** argv) {
   auto* reproduce =
       app.add_subcommand("reproduce", "Run the headline scenarios, write results/, print the tables");
   reproduce->add_option("STUDY", reproduce_studies, "Only these studies (default: all)");
-  reproduce->add_option("--jobs", reproduce_jobs, "Runs in parallel (default: cores)")
-      ->check(CLI::PositiveNumber);
+  reproduce->add_option("--jobs", reproduce_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
 
   static const std::set<std::string> commands = {"list", "describe", "run", "reproduce"};
   if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {

@@ -33,6 +33,61 @@ const char* type_name(ParamType type) {
   return "?";
 }
 
+namespace {
+
+ParamSpec make(std::string name, ParamType type, std::string default_value, std::string meaning) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = type;
+  spec.default_value = std::move(default_value);
+  spec.meaning = std::move(meaning);
+  return spec;
+}
+
+// A string default as its TOML literal: "dfs" -> "\"dfs\"" (empty stays empty: required).
+std::string quoted(const std::string& text) {
+  return text.empty() ? text : "\"" + text + "\"";
+}
+
+}  // namespace
+
+ParamSpec int_param(std::string name, std::string default_value, std::string meaning) {
+  return make(std::move(name), ParamType::kInt, std::move(default_value), std::move(meaning));
+}
+ParamSpec real_param(std::string name, std::string default_value, std::string meaning) {
+  return make(std::move(name), ParamType::kReal, std::move(default_value), std::move(meaning));
+}
+ParamSpec bool_param(std::string name, std::string default_value, std::string meaning) {
+  return make(std::move(name), ParamType::kBool, std::move(default_value), std::move(meaning));
+}
+ParamSpec choice_param(std::string name, const std::string& default_choice, std::vector<std::string> choices,
+                       std::string meaning) {
+  ParamSpec spec = make(std::move(name), ParamType::kChoice, quoted(default_choice), std::move(meaning));
+  spec.choices = std::move(choices);
+  return spec;
+}
+ParamSpec duration_param(std::string name, const std::string& default_duration, std::string meaning) {
+  return make(std::move(name), ParamType::kDuration, quoted(default_duration), std::move(meaning));
+}
+ParamSpec size_param(std::string name, const std::string& default_size, std::string meaning) {
+  return make(std::move(name), ParamType::kSize, quoted(default_size), std::move(meaning));
+}
+ParamSpec rate_param(std::string name, const std::string& default_rate, std::string meaning) {
+  return make(std::move(name), ParamType::kRate, quoted(default_rate), std::move(meaning));
+}
+ParamSpec distribution_param(std::string name, const std::string& default_distribution, std::string meaning) {
+  return make(std::move(name), ParamType::kDistribution, quoted(default_distribution), std::move(meaning));
+}
+ParamSpec path_param(std::string name, const std::string& default_path, std::string meaning) {
+  return make(std::move(name), ParamType::kPath, quoted(default_path), std::move(meaning));
+}
+ParamSpec path_list_param(std::string name, std::string default_list, std::string meaning) {
+  return make(std::move(name), ParamType::kPathList, std::move(default_list), std::move(meaning));
+}
+ParamSpec text_param(std::string name, const std::string& default_text, std::string meaning) {
+  return make(std::move(name), ParamType::kText, quoted(default_text), std::move(meaning));
+}
+
 const ParamValue& Params::at(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) {

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/engine.h"
 #include "sim/sampling/distribution.h"
 #include "sim/sampling/units.h"
 
@@ -34,15 +36,38 @@ const char* type_name(ParamType type);
 struct ParamSpec {
   std::string name;
   ParamType type = ParamType::kInt;
-  std::string default_value;  // TOML literal, e.g. "1", "\"dfs\"", "\"uniform(0ms, 250ms)\""
+  std::string default_value;  // TOML literal, e.g. "1", "\"dfs\"", "\"uniform(0ms, 250ms)\""; empty: required
   std::string meaning;
   std::vector<std::string> choices = {};  // kChoice only
   double min = 0;                         // numbers and quantities must be >= min
-  std::string engine{};                   // "sim" or "micro" if only that engine uses it; empty: both
-  bool used_by(const std::string& scenario_engine) const {
-    return engine.empty() || engine == scenario_engine;
+  std::optional<Engine> engine{};         // the only engine that uses it; none: both
+
+  bool used_by(Engine scenario_engine) const { return !engine || *engine == scenario_engine; }
+
+  // Builders for a study's schema: int_param("requests", "100", "…").at_least(1).only(Engine::kSim).
+  ParamSpec& at_least(double minimum) {
+    min = minimum;
+    return *this;
+  }
+  ParamSpec& only(Engine used_by_engine) {
+    engine = used_by_engine;
+    return *this;
   }
 };
+
+// One builder per type; `default_value` is a TOML literal (quoted for strings), empty for "required".
+ParamSpec int_param(std::string name, std::string default_value, std::string meaning);
+ParamSpec real_param(std::string name, std::string default_value, std::string meaning);
+ParamSpec bool_param(std::string name, std::string default_value, std::string meaning);
+ParamSpec choice_param(std::string name, const std::string& default_choice, std::vector<std::string> choices,
+                       std::string meaning);
+ParamSpec duration_param(std::string name, const std::string& default_duration, std::string meaning);
+ParamSpec size_param(std::string name, const std::string& default_size, std::string meaning);
+ParamSpec rate_param(std::string name, const std::string& default_rate, std::string meaning);
+ParamSpec distribution_param(std::string name, const std::string& default_distribution, std::string meaning);
+ParamSpec path_param(std::string name, const std::string& default_path, std::string meaning);
+ParamSpec path_list_param(std::string name, std::string default_list, std::string meaning);
+ParamSpec text_param(std::string name, const std::string& default_text, std::string meaning);
 
 // One parameter's value: the typed form drivers read and the text that goes into CSV columns.
 struct ParamValue {

@@ -1,3 +1,4 @@
+// The scenario loader: see scenario.h for what it checks and in which order.
 #include "sim/scenario.h"
 
 #include <algorithm>
@@ -17,15 +18,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string known_params(const Study& study) {
-  std::string names;
-  for (const auto& p : study.params) names += (names.empty() ? "" : ", ") + p.name;
-  return names;
+// The keys each fixed section of a scenario file may hold.
+const std::map<std::string, std::vector<std::string>>& section_keys() {
+  static const std::map<std::string, std::vector<std::string>> keys = {
+      {"scenario",
+       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
+        "point_timeout"}},
+      {"network", {"latency", "bandwidth"}},
+  };
+  return keys;
 }
 
-Status wrong_engine(const std::string& where, const ParamSpec& spec, const std::string& engine) {
-  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + spec.engine +
-                             " engine, and this scenario runs the " + engine + " engine");
+std::string known_params(const Study& study) {
+  std::vector<std::string> names;
+  for (const auto& p : study.params) names.push_back(p.name);
+  return join(names);
+}
+
+std::string known_studies() {
+  std::vector<std::string> names;
+  for (const auto* study : all_studies()) names.push_back(study->name);
+  return join(names);
+}
+
+Status wrong_engine(const std::string& where, const ParamSpec& spec, Engine engine) {
+  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + engine_name(*spec.engine) +
+                             " engine, and this scenario runs the " + engine_name(engine) + " engine");
 }
 
 Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
@@ -62,20 +80,12 @@ Status apply_override(Document& doc, const Override& o, const Study* study) {
   }
   const std::string& section = parts[0];
   const std::string& name = parts[1];
-  static const std::map<std::string, std::set<std::string>> fixed_sections = {
-      {"scenario",
-       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
-        "point_timeout"}},
-      {"network", {"latency", "bandwidth"}},
-  };
   if (section == "params" || section == "sweep") {
     if (study != nullptr && study->find_param(name) == nullptr) return unknown_param(where, name, *study);
-  } else if (auto it = fixed_sections.find(section); it != fixed_sections.end()) {
-    if (it->second.count(name) == 0) {
-      std::string valid;
-      for (const auto& k : it->second) valid += (valid.empty() ? "" : ", ") + k;
+  } else if (auto it = section_keys().find(section); it != section_keys().end()) {
+    if (std::find(it->second.begin(), it->second.end(), name) == it->second.end()) {
       return Status::Error(where + ": unknown key \"" + name + "\" in [" + section +
-                           "], expected one of: " + valid);
+                           "], expected one of: " + join(it->second));
     }
   } else {
     return Status::Error(
@@ -114,14 +124,12 @@ struct Loader {
     return {&node, where_of(file, node), dir};
   }
 
-  Status check_keys(const toml::table& table, const std::string& section,
-                    const std::set<std::string>& valid) {
+  Status check_keys(const toml::table& table, const std::string& section) {
+    const auto& valid = section_keys().at(section);
     for (const auto& [key, node] : in_file_order(table)) {
-      if (valid.count(key) == 0) {
-        std::string list;
-        for (const auto& k : valid) list += (list.empty() ? "" : ", ") + k;
+      if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
         return error_at(locate(section + "." + key, *node).where,
-                        "unknown key \"" + key + "\" in [" + section + "], expected one of: " + list);
+                        "unknown key \"" + key + "\" in [" + section + "], expected one of: " + join(valid));
       }
     }
     return Status::OK();
@@ -131,9 +139,7 @@ struct Loader {
     const auto* table = doc.root["scenario"].as_table();
     if (table == nullptr)
       return error_at(file.string() + ":1", "missing [scenario] table, expected name and study");
-    auto s = check_keys(*table, "scenario",
-                        {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
-                         "point_timeout"});
+    auto s = check_keys(*table, "scenario");
     if (!s.ok()) return s;
     auto get_string = [&](const char* key, std::string& out, bool required) -> Status {
       const auto* node = table->get(key);
@@ -159,30 +165,31 @@ struct Loader {
       return Status::OK();
     };
     std::string study_name;
+    std::string engine = "sim";
     if (!(s = get_string("name", scenario.name, true)).ok()) return s;
     if (!(s = get_string("study", study_name, true)).ok()) return s;
-    if (!(s = get_string("engine", scenario.engine, false)).ok()) return s;
+    if (!(s = get_string("engine", engine, false)).ok()) return s;
     if (!(s = get_string("description", scenario.description, false)).ok()) return s;
     scenario.study = find_study(study_name);
     if (scenario.study == nullptr) {
-      std::string names;
-      for (const auto* st : all_studies()) names += (names.empty() ? "" : ", ") + st->name;
       return error_at(locate("scenario.study", *table->get("study")).where,
-                      "unknown study \"" + study_name + "\", expected one of: " + names);
+                      "unknown study \"" + study_name + "\", expected one of: " + known_studies());
     }
     if (scenario.name.empty() || scenario.name.find('/') != std::string::npos) {
       return error_at(locate("scenario.name", *table->get("name")).where,
                       "\"name\" must be a non-empty file stem without '/'");
     }
-    if (scenario.engine != "sim" && scenario.engine != "micro") {
+    auto parsed_engine = parse_engine(engine);
+    if (!parsed_engine) {
       return error_at(locate("scenario.engine", *table->get("engine")).where,
-                      "engine \"" + scenario.engine + "\" is unknown, expected \"sim\" or \"micro\"");
+                      "engine \"" + engine + "\" is unknown, expected \"sim\" or \"micro\"");
     }
+    scenario.engine = *parsed_engine;
     bool supported =
-        scenario.engine == "sim" ? bool(scenario.study->run_sim) : bool(scenario.study->setup_micro);
+        scenario.engine == Engine::kSim ? bool(scenario.study->run_sim) : bool(scenario.study->setup_micro);
     if (!supported) {
       return error_at(locate("scenario.engine", *table->get("engine")).where,
-                      "study \"" + study_name + "\" has no " + scenario.engine + " engine driver");
+                      "study \"" + study_name + "\" has no " + engine + " engine driver");
     }
     int64_t seeds = 1, seed = 1, repetitions = 5;
     if (!(s = get_int("seeds", seeds, 1)).ok()) return s;
@@ -192,8 +199,8 @@ struct Loader {
     scenario.seed = static_cast<uint64_t>(seed);
     scenario.repetitions = static_cast<int>(repetitions);
     if (const auto* node = table->get("point_timeout")) {
-      ParamSpec spec{"point_timeout", ParamType::kDuration, "", "", {}, 0};
-      auto timeout = to_param_value(spec, locate("scenario.point_timeout", *node));
+      auto timeout =
+          to_param_value(duration_param("point_timeout", "", ""), locate("scenario.point_timeout", *node));
       if (!timeout.ok()) return timeout.status();
       scenario.point_timeout_s = std::get<double>(timeout->typed);
     }
@@ -207,7 +214,7 @@ struct Loader {
 
   Status load_network_section() {
     const auto* table = doc.root["network"].as_table();
-    if (scenario.engine == "micro") {
+    if (scenario.engine == Engine::kMicro) {
       if (table != nullptr) {
         return error_at(where_of(file, *table),
                         "[network] is meaningless for engine \"micro\" (real CPU, no network)");
@@ -218,7 +225,7 @@ struct Loader {
       return error_at(file.string() + ":1",
                       "missing [network] table, expected latency and bandwidth for engine \"sim\"");
     }
-    auto s = check_keys(*table, "network", {"latency", "bandwidth"});
+    auto s = check_keys(*table, "network");
     if (!s.ok()) return s;
     const auto* latency = table->get("latency");
     const auto* bandwidth = table->get("bandwidth");
@@ -227,12 +234,10 @@ struct Loader {
                       "[network] needs both \"latency\" (e.g. \"constant(20ms)\") and "
                       "\"bandwidth\" (e.g. \"100MBps\")");
     }
-    ParamSpec latency_spec{"latency", ParamType::kDistribution, "", "", {}, 0};
-    auto lat = to_param_value(latency_spec, locate("network.latency", *latency));
+    auto lat = to_param_value(distribution_param("latency", "", ""), locate("network.latency", *latency));
     if (!lat.ok()) return lat.status();
     scenario.network.latency = std::get<Distribution>(lat->typed);
-    ParamSpec bandwidth_spec{"bandwidth", ParamType::kRate, "", "", {}, 0};
-    auto bw = to_param_value(bandwidth_spec, locate("network.bandwidth", *bandwidth));
+    auto bw = to_param_value(rate_param("bandwidth", "", ""), locate("network.bandwidth", *bandwidth));
     if (!bw.ok()) return bw.status();
     if (std::get<double>(bw->typed) <= 0) {
       return error_at(locate("network.bandwidth", *bandwidth).where, "\"bandwidth\" must be positive");

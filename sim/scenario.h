@@ -32,7 +32,7 @@ struct Scenario {
   std::string name;
   std::string description;
   const Study* study = nullptr;
-  std::string engine = "sim";  // sim | micro
+  Engine engine = Engine::kSim;
   bool headline = false;
   int seeds = 1;
   uint64_t seed = 1;
@@ -43,7 +43,6 @@ struct Scenario {
   std::vector<GridPoint> grid;
 };
 
-// `params_base_dir` resolves relative paths in the study's own defaults (scenarios/<study>/).
 Result<Scenario> load_scenario(const std::filesystem::path& file, const std::vector<Override>& overrides);
 
 // The folder holding the shipped scenarios (scenarios/ of the source tree, or $PERFLAB_SCENARIOS).

@@ -73,8 +73,8 @@ struct Study {
   std::function<std::string(const RunTable&)> headline_report;
 
   const ParamSpec* find_param(const std::string& param) const;
-  const std::vector<MetricSpec>& metrics_for(const std::string& engine) const {
-    return engine == "micro" && !micro_metrics.empty() ? micro_metrics : metrics;
+  const std::vector<MetricSpec>& metrics_for(Engine engine) const {
+    return engine == Engine::kMicro && !micro_metrics.empty() ? micro_metrics : metrics;
   }
 };
 

@@ -97,8 +97,9 @@ Result<ParamValue> to_param_value(const ParamSpec& spec, const Located& at) {
       return ParamValue{v, v ? "true" : "false"};
     }
     case ParamType::kChoice: {
-      std::string choices;
-      for (const auto& c : spec.choices) choices += (choices.empty() ? "\"" : ", \"") + c + "\"";
+      std::vector<std::string> quoted;
+      for (const auto& c : spec.choices) quoted.push_back("\"" + c + "\"");
+      std::string choices = join(quoted);
       if (!node.is_string()) return wrong_type(at, key, "one of " + choices);
       std::string v = node.as_string()->get();
       if (std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end()) {

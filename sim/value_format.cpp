@@ -37,4 +37,10 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
 }  // namespace perflab

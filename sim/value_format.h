@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace perflab {
 
@@ -10,6 +11,9 @@ std::string format_number(double value);
 
 // One number through a printf format ("%.2f"), for tables.
 std::string format_printf(const char* printf_format, double value);
+
+// "a, b, c" (or with another separator): how error messages list what was expected.
+std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
 
 // A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& text);

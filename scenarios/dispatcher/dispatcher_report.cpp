@@ -7,21 +7,23 @@
 #include <set>
 
 #include "analysis/stats.h"
+#include "models/dispatcher/strategy.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "sim/reference.h"
 #include "sim/run_table.h"
 #include "sim/value_format.h"
 
 namespace perflab::dispatcher_study {
 namespace {
 
-struct PrRow {
-  int n;
-  double before_s;  // OkHttp 3.12.0
-  double after_s;   // with the PR
-};
-// From the PR description ("very unscientific", Java on a laptop); "2 minutes" taken as 120 s.
-constexpr PrRow kPrTable[] = {
-    {64, 0.030, 0.030}, {640, 0.101, 0.071}, {6400, 1.266, 0.196}, {64000, 120, 0.917}};
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (auto strategy : dispatcher::kAllStrategies) all.emplace_back(dispatcher::strategy_name(strategy));
+    return all;
+  }();
+  return names;
+}
 
 std::string format_time(double seconds) {
   if (!(seconds > 0)) return "—";
@@ -39,15 +41,16 @@ std::string format_ratio(double a, double b) {
 
 std::string burst_report(const RunTable& table) {
   if (table.points_where("workload", "enqueue_burst").empty()) return "";
-  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
+  auto reference = ReferenceTable::ForStudy("dispatcher");
+  if (!reference.ok()) return "(no PR table: " + reference.status().message() + ")\n";
   // seconds[strategy][n], from the points of the enqueue_burst workload.
-  std::map<std::string, std::map<int, double>> seconds;
+  std::map<std::string, std::map<int64_t, double>> seconds;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    if (table.column_value(p, "workload") != "enqueue_burst") continue;
+    const Params& params = table.params(p);
+    if (params.string("workload") != "enqueue_burst") continue;
     auto values = table.values(p, "seconds");
     if (values.empty()) continue;
-    seconds[table.column_value(p, "strategy")][std::stoi(table.column_value(p, "n"))] =
-        stats::summarize(values).median;
+    seconds[params.string("strategy")][params.integer("n")] = stats::summarize(values).median;
   }
   std::string out = "### dispatcher: the PR's benchmark beside the PR's numbers\n\n";
   out +=
@@ -58,29 +61,32 @@ std::string burst_report(const RunTable& table) {
       "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | scan / counter | PR before / "
       "after | "
       "counter / indexed |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& pr : kPrTable) {
+  for (size_t r = 0; r < reference->rows(); ++r) {
+    auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
+    double before_s = reference->number(r, "before_s").value_or(0);
+    double after_s = reference->number(r, "after_s").value_or(0);
     auto get = [&](const std::string& s) {
-      auto it = seconds[s].find(pr.n);
+      auto it = seconds[s].find(n);
       return it == seconds[s].end() ? 0.0 : it->second;
     };
-    out += "| " + std::to_string(pr.n) + " | " + format_time(get("scan")) + " | " +
-           format_time(get("counter")) + " | " + format_time(get("indexed")) + " | " +
-           format_time(pr.before_s) + " | " + format_time(pr.after_s) + " | " +
-           format_ratio(get("scan"), get("counter")) + " | " + format_ratio(pr.before_s, pr.after_s) + " | " +
-           format_ratio(get("counter"), get("indexed")) + " |\n";
+    out += "| " + std::to_string(n) + " | " + format_time(get("scan")) + " | " + format_time(get("counter")) +
+           " | " + format_time(get("indexed")) + " | " + format_time(before_s) + " | " +
+           format_time(after_s) + " | " + format_ratio(get("scan"), get("counter")) + " | " +
+           format_ratio(before_s, after_s) + " | " + format_ratio(get("counter"), get("indexed")) + " |\n";
   }
   return out;
 }
 
 std::string exponent_report(const RunTable& table) {
-  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
+  const std::vector<std::string>& strategies = strategy_names();
   // seconds[workload][strategy][n]; failed[workload][strategy] lists the n that did not finish.
-  std::map<std::string, std::map<std::string, std::map<int, double>>> seconds;
-  std::map<std::string, std::map<std::string, std::vector<int>>> failed;
+  std::map<std::string, std::map<std::string, std::map<int64_t, double>>> seconds;
+  std::map<std::string, std::map<std::string, std::vector<int64_t>>> failed;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    const auto& workload = table.column_value(p, "workload");
-    const auto& strategy = table.column_value(p, "strategy");
-    int n = std::stoi(table.column_value(p, "n"));
+    const Params& params = table.params(p);
+    const auto& workload = params.string("workload");
+    const auto& strategy = params.string("strategy");
+    int64_t n = params.integer("n");
     auto values = table.values(p, "seconds");
     if (values.empty()) {
       failed[workload][strategy].push_back(n);
@@ -107,7 +113,7 @@ std::string exponent_report(const RunTable& table) {
         auto fit = stats::fit_power(ns, ts);
         if (fit.ok()) cell = format_printf("b = %.2f", fit->b);
       }
-      for (int n : failed[workload][s]) cell += " (n=" + std::to_string(n) + " timed out)";
+      for (int64_t n : failed[workload][s]) cell += " (n=" + std::to_string(n) + " timed out)";
       out += " " + cell + " |";
     }
     out += "\n";
@@ -119,7 +125,7 @@ std::string exponent_report(const RunTable& table) {
     std::set<int> ns;
     for (const auto& s : strategies) {
       for (const auto& [n, t] : seconds[workload][s]) ns.insert(n);
-      for (int n : failed[workload][s]) ns.insert(n);
+      for (int64_t n : failed[workload][s]) ns.insert(n);
     }
     for (int n : ns) {
       out += "| " + workload + " | " + std::to_string(n) + " |";

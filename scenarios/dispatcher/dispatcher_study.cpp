@@ -3,6 +3,8 @@
 // headline reports (dispatcher_report.cpp).
 #include "scenarios/dispatcher/dispatcher_study.h"
 
+#include "models/dispatcher/strategy.h"
+#include "models/dispatcher/workloads.h"
 #include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
@@ -10,6 +12,18 @@ namespace perflab::dispatcher_study {
 Status validate_popularity(const Params& params);
 
 namespace {
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> names;
+  for (auto strategy : dispatcher::kAllStrategies) names.emplace_back(dispatcher::strategy_name(strategy));
+  return names;
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names;
+  for (auto workload : dispatcher::kAllWorkloads) names.emplace_back(dispatcher::workload_name(workload));
+  return names;
+}
 
 // Lock cost per element touched, measured on the development machine with
 // `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md), four runs:
@@ -21,53 +35,31 @@ Study dispatcher_study() {
   study.name = "dispatcher";
   study.description =
       "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed";
-  const std::vector<std::string> strategies = {"scan", "counter", "indexed"};
   study.params = {
-      {"strategy", ParamType::kChoice, "\"counter\"",
-       "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed", strategies, 0},
-      {"max_requests", ParamType::kInt, "64", "maxRequests: async calls running at once", {}, 1},
-      {"max_requests_per_host", ParamType::kInt, "5", "maxRequestsPerHost (websockets exempt)", {}, 1},
-      {"workload",
-       ParamType::kChoice,
-       "\"enqueue_burst\"",
-       "micro: enqueue_burst (PR benchmark, limits = n) | one_host_backlog | distinct_hosts | round_robin",
-       {"enqueue_burst", "one_host_backlog", "distinct_hosts", "round_robin"},
-       0,
-       "micro"},
-      {"n", ParamType::kInt, "64", "micro: calls in the workload", {}, 1, "micro"},
-      {"calls", ParamType::kInt, "20000", "sim: calls the application makes", {}, 1, "sim"},
-      {"arrival_rate",
-       ParamType::kReal,
-       "2000",
-       "sim: Poisson arrival rate, calls per second",
-       {},
-       1e-9,
-       "sim"},
-      {"threads", ParamType::kInt, "256", "sim: executor worker threads", {}, 1, "sim"},
-      {"hosts", ParamType::kInt, "20", "sim: distinct hosts the calls go to", {}, 1, "sim"},
-      {"host_popularity",
-       ParamType::kText,
-       "\"uniform\"",
-       "sim: \"uniform\" or \"zipf(s)\" over the hosts",
-       {},
-       0,
-       "sim"},
-      {"request_size", ParamType::kSize, "\"1KiB\"", "sim: bytes of each request", {}, 0, "sim"},
-      {"response_size", ParamType::kSize, "\"16KiB\"", "sim: bytes of each response", {}, 0, "sim"},
-      {"server_time",
-       ParamType::kDistribution,
-       "\"constant(50ms)\"",
-       "sim: server think time per call",
-       {},
-       0,
-       "sim"},
-      {"ns_per_op",
-       ParamType::kReal,
-       kMeasuredNsPerOp,
-       "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)",
-       {},
-       0,
-       "sim"},
+      choice_param("strategy", "counter", strategy_names(),
+                   "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed"),
+      int_param("max_requests", "64", "maxRequests: async calls running at once").at_least(1),
+      int_param("max_requests_per_host", "5", "maxRequestsPerHost (websockets exempt)").at_least(1),
+      choice_param("workload", "enqueue_burst", workload_names(),
+                   "micro: enqueue_burst (PR benchmark, limits = n) | one_host_backlog | distinct_hosts | "
+                   "round_robin")
+          .only(Engine::kMicro),
+      int_param("n", "64", "micro: calls in the workload").at_least(1).only(Engine::kMicro),
+      int_param("calls", "20000", "sim: calls the application makes").at_least(1).only(Engine::kSim),
+      real_param("arrival_rate", "2000", "sim: Poisson arrival rate, calls per second")
+          .at_least(1e-9)
+          .only(Engine::kSim),
+      int_param("threads", "256", "sim: executor worker threads").at_least(1).only(Engine::kSim),
+      int_param("hosts", "20", "sim: distinct hosts the calls go to").at_least(1).only(Engine::kSim),
+      text_param("host_popularity", "uniform", "sim: \"uniform\" or \"zipf(s)\" over the hosts")
+          .only(Engine::kSim),
+      size_param("request_size", "1KiB", "sim: bytes of each request").only(Engine::kSim),
+      size_param("response_size", "16KiB", "sim: bytes of each response").only(Engine::kSim),
+      distribution_param("server_time", "constant(50ms)", "sim: server think time per call")
+          .only(Engine::kSim),
+      real_param("ns_per_op", kMeasuredNsPerOp,
+                 "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
+          .only(Engine::kSim),
   };
   study.metrics = {
       {"throughput_rps", "calls finished per simulated second"},
@@ -90,7 +82,8 @@ Study dispatcher_study() {
   study.setup_micro = setup_micro_workload;
   study.run_sim = run_incident;
   study.headline_report = [](const RunTable& table) {
-    return table.scenario->engine == "micro" ? burst_report(table) + exponent_report(table) : std::string();
+    return table.scenario->engine == Engine::kMicro ? burst_report(table) + exponent_report(table)
+                                                    : std::string();
   };
   return study;
 }

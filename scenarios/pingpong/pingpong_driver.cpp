@@ -57,15 +57,11 @@ Study pingpong_study() {
   study.name = "pingpong";
   study.description = "request/reply over one link: proves the harness against closed forms";
   study.params = {
-      {"requests", ParamType::kInt, "100", "requests the client sends, one at a time", {}, 1},
-      {"request_size", ParamType::kSize, "\"1KiB\"", "bytes of each request", {}, 0},
-      {"reply_size", ParamType::kSize, "\"1KiB\"", "bytes of each reply", {}, 0},
-      {"fault",
-       ParamType::kChoice,
-       "\"none\"",
-       "harness self-test: make the run abort or hang",
-       {"none", "abort", "hang"},
-       0},
+      int_param("requests", "100", "requests the client sends, one at a time").at_least(1),
+      size_param("request_size", "1KiB", "bytes of each request"),
+      size_param("reply_size", "1KiB", "bytes of each reply"),
+      choice_param("fault", "none", {"none", "abort", "hang"},
+                   "harness self-test: make the run abort or hang"),
   };
   study.metrics = {
       {"duration_s", "simulated time until the last reply arrived"},

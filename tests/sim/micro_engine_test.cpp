@@ -23,7 +23,7 @@ Study summing_study() {
   Study study;
   study.name = "test-summing";
   study.description = "sums n integers (micro engine self-test)";
-  study.params = {{"n", ParamType::kInt, "1000", "how many integers", {}, 1}};
+  study.params = {int_param("n", "1000", "how many integers").at_least(1)};
   study.metrics = {{"seconds", "median wall time"}, {"sum", "the checksum"}};
   study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
     int64_t n = params.integer("n");
@@ -55,7 +55,7 @@ Study churning_study() {
   Study study;
   study.name = "test-churning";
   study.description = "allocates and frees many small blocks (micro engine self-test)";
-  study.params = {{"mib", ParamType::kInt, "96", "MiB allocated per repetition", {}, 1}};
+  study.params = {int_param("mib", "96", "MiB allocated per repetition").at_least(1)};
   study.metrics = {{"seconds", "median wall time"}, {"page_faults", "minor faults, last repetition"}};
   study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
     const int64_t blocks = params.integer("mib") * (1 << 20) / 256;
@@ -98,7 +98,7 @@ Study fixture_study() {
   Study study;
   study.name = "test-fixture";
   study.description = "untimed set-up and tear-down (micro engine self-test)";
-  study.params = {{"fail", ParamType::kBool, "false", "set_up fails"}};
+  study.params = {bool_param("fail", "false", "set_up fails")};
   study.metrics = {{"seconds", "median wall time"}};
   study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
     const bool fail = params.boolean("fail");
