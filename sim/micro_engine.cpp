@@ -6,7 +6,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/common/process_memory.h"
+#include "sim/process_memory.h"
 
 namespace perflab {
 namespace {

@@ -4,9 +4,8 @@
 //
 // Before them the workload runs once off the record, as benchmark tools warm up. A point runs in a fresh
 // process, and its first run pays what no later run does: the heap grows into pages the kernel has yet to
-// map, caches and branch predictors are cold. The dispatcher's one-host backlog took 15.7 ms on its first
-// run and 11.5 and 11.2 ms on the next two, so with three repetitions the median was always the slower
-// warm one. A warm-up that takes longer than kLongestWarmUpSeconds counts as the first repetition
+// map, caches and branch predictors are cold, so without a warm-up a short point's median could be its
+// cold run. A warm-up that takes longer than kLongestWarmUpSeconds counts as the first repetition
 // instead: a cold start is lost in a run that long, and a minute-long point is not paid twice.
 #pragma once
 

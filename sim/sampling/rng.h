@@ -40,9 +40,4 @@ constexpr uint64_t fnv1a(std::string_view text) {
   return hash;
 }
 
-// A stable stream number from a name, e.g. derive_seed(seed, point, rep, stream_id("network")).
-constexpr uint64_t stream_id(std::string_view name) {
-  return fnv1a(name);
-}
-
 }  // namespace perflab

@@ -13,7 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/common/process_memory.h"
+#include "sim/process_memory.h"
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/workloads.h"
 

@@ -27,8 +27,6 @@ TEST(SamplingRng, PinnedOutputs) {
 
   EXPECT_EQ(derive_seed(1, 2, 3, 4), 0x278e54ce1b4cf5d3ULL);
   EXPECT_EQ(derive_seed(1, 0, 0), 0x74c22d70859193d9ULL);
-  EXPECT_EQ(stream_id("network"), stream_id("network"));
-  EXPECT_NE(stream_id("network"), stream_id("study"));
 }
 
 TEST(SamplingRng, SameSeedSameSequence) {
