@@ -1,17 +1,22 @@
-// The perflab command line: list, describe, run, reproduce. Exit status: 0 success, 1 some runs failed,
-// 2 bad input (scenario file, flag, workload file), 130 interrupted.
+// The perflab command line: list, describe, run, reproduce, check. Exit status: 0 success, 1 some runs
+// failed, 2 bad input (scenario file, flag, workload file), 130 interrupted.
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
+#include "sim/check.h"
 #include "sim/outputs.h"
+#include "sim/results_reader.h"
+#include "sim/results_readme.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 #include "sim/value_format.h"
@@ -189,27 +194,49 @@ bool only_capped_failures(const Scenario& scenario, const RunTable& table) {
   return true;
 }
 
-int cmd_reproduce(const std::vector<std::string>& studies, int jobs) {
+// The headline scenarios of the requested studies (all studies if none), in file order; slow ones only
+// with `full`.
+Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>& studies, bool full) {
   for (const auto& name : studies) {
-    if (find_study(name) == nullptr) return cmd_describe(name);
+    if (find_study(name) == nullptr) {
+      std::vector<std::string> names;
+      for (const auto* s : all_studies()) names.push_back(s->name);
+      return Status::Error("unknown study \"" + name + "\", expected one of: " + join(names));
+    }
   }
-  int status = 0;
-  int ran = 0;
+  std::vector<Scenario> scenarios;
   for (const auto& file : shipped_scenarios()) {
     auto scenario = load_scenario(file, {});
-    if (!scenario.ok()) return fail_input(scenario.status().message());
-    if (!scenario->headline) continue;
+    if (!scenario.ok()) return scenario.status();
+    if (!scenario->headline || (scenario->slow && !full)) continue;
     const auto& study_name = scenario->study->name;
     if (!studies.empty() && std::find(studies.begin(), studies.end(), study_name) == studies.end()) continue;
-    ++ran;
-    std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario->name.c_str(), file.c_str());
+    scenarios.push_back(std::move(scenario).value());
+  }
+  if (scenarios.empty()) return Status::Error("no headline scenario found for the requested studies");
+  return scenarios;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) {
+  auto scenarios = headline_scenarios(studies, full);
+  if (!scenarios.ok()) return fail_input(scenarios.status().message());
+  int status = 0;
+  std::vector<ReproducedScenario> timings;
+  for (const auto& scenario : *scenarios) {
+    std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario.name.c_str(), scenario.file.c_str());
     RunFlags flags;
     flags.jobs = jobs;
     RunTable table;
-    fs::path out = results_dir() / study_name;
-    int s = execute(*scenario, flags, out, &table);
+    fs::path out = results_dir() / scenario.study->name;
+    auto start = std::chrono::steady_clock::now();
+    int s = execute(scenario, flags, out, &table);
+    double wall_s = seconds_since(start);
     if (s == kExitInterrupted || s == kExitBadInput) return s;
-    if (s == kExitFailedRuns && only_capped_failures(*scenario, table)) {
+    if (s == kExitFailedRuns && only_capped_failures(scenario, table)) {
       std::fprintf(
           stderr,
           "perflab: the failed runs all hit the scenario's own [scenario] point_timeout, which it "
@@ -217,14 +244,84 @@ int cmd_reproduce(const std::vector<std::string>& studies, int jobs) {
       s = 0;
     }
     status = std::max(status, s);
-    if (scenario->study->headline_report) {
-      std::string report = scenario->study->headline_report(table);
+    std::string report = scenario.study->headline_report ? scenario.study->headline_report(table) : "";
+    if (!report.empty()) {
       std::cout << "\n" << report << "\n";
-      if (!report.empty()) std::ofstream(out / (scenario->name + ".report.md")) << report;
+      std::ofstream(out / (scenario.name + ".report.md")) << report;
+    }
+    timings.push_back({scenario.study->name, scenario.name,
+                       fs::relative(scenario.file, scenarios_dir()).string(), scenario.description,
+                       engine_name(scenario.engine), scenario.seeds, table.rows.size(), wall_s});
+    auto meta = write_run_metadata(out, timings.back());
+    if (!meta.ok()) return fail_input(meta.message());
+  }
+  std::cout << "\n" << timing_table(timings);
+  auto readme = write_results_readme(results_dir());
+  if (!readme.ok()) return fail_input(readme.message());
+  std::fprintf(stderr, "perflab: wrote %s\n", (results_dir() / "README.md").c_str());
+  return status;
+}
+
+// `perflab check`: reruns each headline scenario (its [quick] variant with --quick) and compares it with
+// the committed results; prints a table of what moved and exits 1, or one line per study.
+int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, bool full) {
+  auto scenarios = headline_scenarios(studies, full);
+  if (!scenarios.ok()) return fail_input(scenarios.status().message());
+  struct StudyTally {
+    size_t scenarios = 0, exact = 0, intervals = 0, claims = 0;
+    double wall_s = 0;
+  };
+  std::map<std::string, StudyTally> tally;
+  std::vector<std::pair<std::string, CheckVerdict>> failures;  // study, verdict
+  for (const auto& headline : *scenarios) {
+    auto scenario = quick ? load_scenario(headline.file, headline.quick) : Result<Scenario>(headline);
+    if (!scenario.ok())
+      return fail_input(headline.file.string() + " [quick]: " + scenario.status().message());
+    const std::string& study = scenario->study->name;
+    fs::path committed_csv = results_dir() / study / (scenario->name + ".csv");
+    auto committed = read_results(*scenario, committed_csv);
+    if (!committed.ok()) return fail_input(committed.status().message());
+    std::fprintf(stderr, "perflab: checking %s%s\n", scenario->name.c_str(), quick ? " (quick)" : "");
+    RunOptions options;
+    options.jobs = jobs > 0 ? jobs : (scenario->engine == Engine::kMicro ? 1 : default_jobs());
+    options.progress = isatty(STDERR_FILENO) != 0;
+    options.point_timeout_s = scenario->point_timeout_s;
+    auto start = std::chrono::steady_clock::now();
+    auto fresh = run_scenario(*scenario, options);
+    if (!fresh.ok()) return fail_input(fresh.status().message());
+    if (fresh->interrupted) return kExitInterrupted;
+    auto result = compare_runs(*committed, *fresh);
+    StudyTally& t = tally[study];
+    t.scenarios += 1;
+    t.exact += result.exact_values;
+    t.intervals += result.interval_tests;
+    t.claims += result.claims;
+    t.wall_s += seconds_since(start);
+    for (auto& verdict : result.failures) {
+      verdict.point = scenario->name + ": " + verdict.point;
+      failures.emplace_back(study, std::move(verdict));
     }
   }
-  if (ran == 0) return fail_input("no headline scenario found for the requested studies");
-  return status;
+  if (!failures.empty()) {
+    std::printf(
+        "| study | point | metric | committed | now | tolerance | verdict "
+        "|\n|---|---|---|---:|---:|---|---|\n");
+    for (const auto& [study, v] : failures) {
+      std::printf("| %s | %s | %s | %s | %s | %s | FAIL |\n", study.c_str(), v.point.c_str(),
+                  v.metric.c_str(), v.committed.c_str(), v.now.c_str(), v.tolerance.c_str());
+    }
+    std::fprintf(stderr,
+                 "perflab: check failed: %zu difference(s) from the committed results; if the change is "
+                 "deliberate, `perflab check --update` rewrites them for review\n",
+                 failures.size());
+    return kExitFailedRuns;
+  }
+  for (const auto& [study, t] : tally) {
+    std::printf("%s: ok (%zu scenario%s, %zu exact values, %zu interval tests, %zu claims, %.1f s)\n",
+                study.c_str(), t.scenarios, t.scenarios == 1 ? "" : "s", t.exact, t.intervals, t.claims,
+                t.wall_s);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -261,17 +358,39 @@ int cli_main(int argc, char** argv) {
   run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
   run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
 
-  std::vector<std::string> reproduce_studies;
-  int reproduce_jobs = 0;
-  auto* reproduce =
-      app.add_subcommand("reproduce", "Run the headline scenarios, write results/, print the tables");
-  reproduce->add_option("STUDY", reproduce_studies, "Only these studies (default: all)");
-  reproduce->add_option("--jobs", reproduce_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  std::vector<std::string> studies;
+  int study_jobs = 0;
+  bool full = false;
+  auto* reproduce = app.add_subcommand(
+      "reproduce",
+      "Run the headline scenarios, write results/<study>/ and results/README.md, print the tables and the "
+      "time each scenario took");
+  reproduce->add_option("STUDY", studies, "Only these studies (default: all)");
+  reproduce->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  reproduce->add_flag("--full", full,
+                      "Also the slow headline scenarios (minutes of real CPU: calibrations, the largest "
+                      "quadratic cases)");
 
-  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce"};
+  bool quick = false;
+  bool update = false;
+  auto* check = app.add_subcommand(
+      "check",
+      "The regression gate: rerun the headline scenarios and compare with the committed results/ (exact "
+      "counts, Welch tests on simulated times, the studies' ratio claims); exit 1 with a table of what "
+      "moved");
+  check->add_option("STUDY", studies, "Only these studies (default: all)");
+  check->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  check->add_flag("--quick", quick,
+                  "Each scenario's [quick] variant: fewer seeds and sizes (about a minute)");
+  check->add_flag("--full", full, "Also the slow headline scenarios");
+  check->add_flag("--update", update,
+                  "Rewrite the committed results instead (what `reproduce` does), for a deliberate change: "
+                  "review the diff and commit it");
+
+  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce", "check"};
   if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {
     return fail_input(std::string("unknown command \"") + argv[1] +
-                      "\", expected one of list, describe, run, reproduce (see perflab --help)");
+                      "\", expected one of list, describe, run, reproduce, check (see perflab --help)");
   }
   try {
     app.parse(argc, argv);
@@ -286,7 +405,9 @@ int cli_main(int argc, char** argv) {
 
   if (*list) return cmd_list();
   if (*describe) return cmd_describe(describe_name);
-  if (*reproduce) return cmd_reproduce(reproduce_studies, reproduce_jobs);
+  if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
+  if (*check)
+    return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
   auto scenario = load_with_flags(flags);
   if (!scenario.ok()) return fail_input(scenario.status().message());
   std::optional<fs::path> out;

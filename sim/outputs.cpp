@@ -226,15 +226,18 @@ std::string summary_markdown(const RunTable& table) {
     if (failed == 0) continue;
     if (!any_failed) out += "\nFailed runs:\n";
     any_failed = true;
-    std::string where;
-    for (size_t c : shown)
-      where +=
-          (where.empty() ? "" : ", ") + scenario.param_columns[c] + "=" + scenario.grid[p].column_values[c];
-    out += "- " + (where.empty() ? std::string("point ") + std::to_string(p) : where) + ": " +
-           std::to_string(failed) + " failed: " + first_error(table, p) + "\n";
+    out += "- " + point_label(scenario, p) + ": " + std::to_string(failed) +
+           " failed: " + first_error(table, p) + "\n";
   }
   if (table.interrupted) out += "\n(Interrupted: only finished runs are shown.)\n";
   return out;
+}
+
+std::string point_label(const Scenario& scenario, size_t point) {
+  std::vector<std::string> parts;
+  for (size_t c : varying_columns(scenario))
+    parts.push_back(scenario.param_columns[c] + "=" + scenario.grid[point].column_values[c]);
+  return parts.empty() ? "point " + std::to_string(point) : join(parts);
 }
 
 Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {

@@ -204,10 +204,33 @@ struct Loader {
       if (!timeout.ok()) return timeout.status();
       scenario.point_timeout_s = std::get<double>(timeout->typed);
     }
-    if (const auto* node = table->get("headline")) {
-      if (!node->is_boolean())
-        return wrong_type(locate("scenario.headline", *node), "headline", "true or false");
-      scenario.headline = node->as_boolean()->get();
+    for (auto [key, flag] : {std::pair{"headline", &scenario.headline}, std::pair{"slow", &scenario.slow}}) {
+      if (const auto* node = table->get(key)) {
+        if (!node->is_boolean())
+          return wrong_type(locate(std::string("scenario.") + key, *node), key, "true or false");
+        *flag = node->as_boolean()->get();
+      }
+    }
+    return Status::OK();
+  }
+
+  // [quick]: SECTION.KEY = VALUE entries, kept as overrides (checked when `check --quick` applies them).
+  Status load_quick_section() {
+    const auto* node = doc.root.get("quick");
+    if (node == nullptr) return Status::OK();
+    for (const auto& [section, entries] : in_file_order(*node->as_table())) {
+      const auto* table = entries->as_table();
+      if (table == nullptr || section == "quick") {
+        return error_at(where_of(file, *entries),
+                        "[quick] holds overrides written SECTION.KEY = VALUE (e.g. scenario.seeds = 3, "
+                        "sweep.n = [100, 1000]), expected a section name before \"" +
+                            section + "\"");
+      }
+      for (const auto& [key, value] : in_file_order(*table)) {
+        std::ostringstream text;
+        value->visit([&text](const auto& v) { text << v; });
+        scenario.quick.push_back({section + "." + key, text.str()});
+      }
     }
     return Status::OK();
   }
@@ -469,10 +492,11 @@ Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>
                          std::string(e.description()));
   }
   for (const auto& [key, node] : in_file_order(loader.doc.root)) {
-    static const std::set<std::string> sections = {"scenario", "network", "params", "sweep", "case"};
+    static const std::set<std::string> sections = {"scenario", "network", "params", "sweep", "case", "quick"};
     if (sections.count(key) == 0) {
-      return error_at(where_of(file, *node),
-                      "unknown section \"" + key + "\", expected scenario, network, params, sweep or case");
+      return error_at(
+          where_of(file, *node),
+          "unknown section \"" + key + "\", expected scenario, network, params, sweep, case or quick");
     }
     if (key != "case" && !node->is_table())
       return error_at(where_of(file, *node), "\"" + key + "\" must be a table");
@@ -492,8 +516,8 @@ Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>
     if (!s.ok()) return s;
   }
   loader.scenario.file = file;
-  for (auto step : {&Loader::load_network_section, &Loader::load_fixed, &Loader::load_sweep,
-                    &Loader::load_cases, &Loader::expand_grid}) {
+  for (auto step : {&Loader::load_quick_section, &Loader::load_network_section, &Loader::load_fixed,
+                    &Loader::load_sweep, &Loader::load_cases, &Loader::expand_grid}) {
     s = (loader.*step)();
     if (!s.ok()) return s;
   }

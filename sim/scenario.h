@@ -33,7 +33,9 @@ struct Scenario {
   std::string description;
   const Study* study = nullptr;
   Engine engine = Engine::kSim;
-  bool headline = false;
+  bool headline = false;       // run by `perflab reproduce` and `perflab check`
+  bool slow = false;           // headline, but only with --full (minutes of real CPU)
+  std::vector<Override> quick;  // [quick]: the overrides of `perflab check --quick` (fewer seeds, sizes)
   int seeds = 1;
   uint64_t seed = 1;
   int repetitions = 5;         // micro engine: timed repetitions per point

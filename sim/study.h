@@ -55,6 +55,16 @@ struct MicroWorkload {
   std::function<Metrics(double median_seconds, const Metrics& counters)> report;
 };
 
+// A statement a headline report makes that must hold on any machine: a ratio, a fitted exponent, a bound.
+// `perflab check` evaluates a study's claims on a fresh run (micro-engine times are never compared as
+// absolute numbers on a shared machine, only through claims like these).
+struct Claim {
+  std::string name;  // what is claimed, e.g. "scan / counter at n = 64000"
+  double value;      // NaN when the run lacks what the claim needs
+  double low;        // the claim holds when low <= value <= high
+  double high;
+};
+
 struct Study {
   std::string name;
   std::string description;
@@ -71,6 +81,8 @@ struct Study {
   std::function<Result<MicroWorkload>(const Params&)> setup_micro;
   // The headline report printed by `perflab reproduce` after the scenario's table (optional).
   std::function<std::string(const RunTable&)> headline_report;
+  // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
+  std::function<std::vector<Claim>(const RunTable&)> claims;
 
   const ParamSpec* find_param(const std::string& param) const;
   const std::vector<MetricSpec>& metrics_for(Engine engine) const {

@@ -1,0 +1,126 @@
+// See results_reader.h.
+#include "sim/results_reader.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+namespace perflab {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+namespace {
+
+// Logical CSV records: a quoted field may hold a line break (an error message), so records are joined
+// until their quotes balance. Each comes with the line it starts on.
+std::vector<std::pair<int, std::string>> read_records(std::ifstream& in) {
+  std::vector<std::pair<int, std::string>> records;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!records.empty()) {
+      size_t quotes = 0;
+      for (char c : records.back().second) quotes += c == '"';
+      if (quotes % 2 == 1) {
+        records.back().second += "\n" + line;
+        continue;
+      }
+    }
+    records.emplace_back(number, line);
+  }
+  return records;
+}
+
+}  // namespace
+
+Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::path& csv) {
+  std::ifstream in(csv);
+  if (!in) {
+    return Status::Error(csv.string() + ": no committed results, expected the CSV that `perflab reproduce` " +
+                         "writes (run `perflab check --update` to create it)");
+  }
+  auto records = read_records(in);
+  if (records.empty()) return Status::Error(csv.string() + ":1: empty file, expected a header row");
+  auto header = split_csv_line(records.front().second);
+  std::map<std::string, size_t> column;
+  for (size_t c = 0; c < header.size(); ++c) column[header[c]] = c;
+  std::vector<std::string> needed = scenario.param_columns;
+  needed.emplace_back("seed");
+  for (const auto& m : scenario.study->metrics_for(scenario.engine)) needed.push_back(m.name);
+  needed.emplace_back("error");
+  for (const auto& name : needed) {
+    if (column.count(name) == 0) {
+      return Status::Error(csv.string() + ":1: no column \"" + name +
+                           "\", expected the columns of scenario " + scenario.name + " as it is now");
+    }
+  }
+  std::map<std::vector<std::string>, size_t> point_of;
+  for (size_t p = 0; p < scenario.grid.size(); ++p) point_of[scenario.grid[p].column_values] = p;
+
+  RunTable table;
+  table.scenario = &scenario;
+  for (size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, text] = records[r];
+    if (text.empty()) continue;
+    auto fields = split_csv_line(text);
+    std::string where = csv.string() + ":" + std::to_string(line) + ": ";
+    if (fields.size() != header.size()) {
+      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
+                           std::to_string(header.size()) + " as in the header");
+    }
+    std::vector<std::string> values;
+    for (const auto& name : scenario.param_columns) values.push_back(fields[column[name]]);
+    auto point = point_of.find(values);
+    if (point == point_of.end()) continue;
+    RunRow row;
+    row.point = point->second;
+    char* end = nullptr;
+    const std::string& seed_text = fields[column["seed"]];
+    row.seed = std::strtoull(seed_text.c_str(), &end, 10);
+    if (seed_text.empty() || *end != '\0')
+      return Status::Error(where + "seed \"" + seed_text + "\" is not an integer");
+    row.replication = static_cast<int>(row.seed - scenario.seed);
+    row.error = fields[column["error"]];
+    row.outcome = row.error.empty()                      ? Outcome::kOk
+                  : row.error.rfind("timed out", 0) == 0 ? Outcome::kTimedOut
+                                                         : Outcome::kFailed;
+    if (row.ok()) {
+      for (const auto& m : scenario.study->metrics_for(scenario.engine)) {
+        const std::string& text_value = fields[column[m.name]];
+        double value = std::strtod(text_value.c_str(), &end);
+        if (text_value.empty() || *end != '\0') {
+          return Status::Error(where + m.name + " = \"" + text_value + "\" is not a number");
+        }
+        row.metrics[m.name] = value;
+      }
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+}  // namespace perflab

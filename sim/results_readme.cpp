@@ -1,0 +1,132 @@
+// See results_readme.h.
+#include "sim/results_readme.h"
+
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "sim/study.h"
+#include "sim/value_format.h"
+
+namespace perflab {
+namespace fs = std::filesystem;
+namespace {
+
+std::string machine() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  return model + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::map<std::string, std::string> read_meta(const fs::path& file) {
+  std::map<std::string, std::string> meta;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    auto eq = line.find(" = ");
+    if (eq != std::string::npos) meta[line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  return meta;
+}
+
+std::vector<fs::path> files_in(const fs::path& dir, const std::string& prefix, const std::string& suffix) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string section(const fs::path& study_dir, const fs::path& meta_file) {
+  auto meta = read_meta(meta_file);
+  const std::string& name = meta["name"];
+  std::string out = "### " + name + "\n\n" + meta["description"] + "\n\n";
+  out += "Scenario `scenarios/" + meta["file"] + "`, " + meta["engine"] + " engine, " + meta["seeds"] +
+         " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + meta["machine"] + " (" +
+         meta["date"] + ").\n\n";
+  fs::path report = study_dir / (name + ".report.md");
+  fs::path summary = study_dir / (name + ".md");
+  out += read_text(fs::exists(report) ? report : summary) + "\n";
+  for (const auto& png : files_in(study_dir, name, ".png")) {
+    std::string relative = study_dir.filename().string() + "/" + png.filename().string();
+    out += "![" + png.stem().string() + "](" + relative + ")\n\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Status write_run_metadata(const fs::path& study_dir, const ReproducedScenario& run) {
+  std::ofstream out(study_dir / (run.name + ".meta"));
+  out << "name = " << run.name << "\nstudy = " << run.study << "\nfile = " << run.file
+      << "\ndescription = " << run.description << "\nengine = " << run.engine << "\nseeds = " << run.seeds
+      << "\nruns = " << run.runs << "\nwall_s = " << format_printf("%.1f", run.wall_s)
+      << "\nmachine = " << machine() << "\ndate = " << today() << "\n";
+  return out ? Status::OK() : Status::Error((study_dir / (run.name + ".meta")).string() + ": cannot write");
+}
+
+std::string timing_table(const std::vector<ReproducedScenario>& runs) {
+  std::string out = "| scenario | engine | runs | wall time |\n|---|---|---:|---:|\n";
+  double total = 0;
+  for (const auto& run : runs) {
+    out += "| " + run.name + " | " + run.engine + " | " + std::to_string(run.runs) + " | " +
+           format_printf("%.1f s", run.wall_s) + " |\n";
+    total += run.wall_s;
+  }
+  return out + "| **all** | | | " + format_printf("%.1f s", total) + " |\n";
+}
+
+Status write_results_readme(const fs::path& results) {
+  std::string out =
+      "# perflab results\n\n"
+      "Written by `perflab reproduce` (`scripts/reproduce`); `perflab check` compares fresh runs with the "
+      "CSV "
+      "files here. Each study: what was run, the headline table beside the seed's published numbers "
+      "(`scenarios/<study>/reference.csv`), the plots, the ratios and what matches and what does not.\n\n";
+  std::vector<fs::path> study_dirs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(results, ec)) {
+    if (entry.is_directory()) study_dirs.push_back(entry.path());
+  }
+  std::sort(study_dirs.begin(), study_dirs.end());
+  for (const auto& dir : study_dirs) {
+    auto metas = files_in(dir, "", ".meta");
+    if (metas.empty()) continue;
+    std::string study = dir.filename().string();
+    const Study* spec = find_study(study);
+    out += "## " + study + "\n\n" + (spec != nullptr ? spec->description + "\n\n" : "");
+    for (const auto& meta : metas) out += section(dir, meta);
+  }
+  std::ofstream file(results / "README.md");
+  file << out;
+  return file ? Status::OK() : Status::Error((results / "README.md").string() + ": cannot write");
+}
+
+}  // namespace perflab

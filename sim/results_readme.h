@@ -1,0 +1,31 @@
+// results/README.md: the one page a person reads to see every study's headline results without running
+// anything. `perflab reproduce` writes a small metadata file beside each scenario's outputs
+// (<name>.meta: what was run, on which machine, how long it took) and then rebuilds the page from what is
+// on disk under results/, so reproducing one study keeps the others' sections.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+
+namespace perflab {
+
+struct ReproducedScenario {
+  std::string study;
+  std::string name;
+  std::string file;  // relative to scenarios/
+  std::string description;
+  std::string engine;
+  int seeds = 1;
+  size_t runs = 0;
+  double wall_s = 0;
+};
+
+Status write_run_metadata(const std::filesystem::path& study_dir, const ReproducedScenario& run);
+// A markdown table of how long each scenario took.
+std::string timing_table(const std::vector<ReproducedScenario>& runs);
+Status write_results_readme(const std::filesystem::path& results);
+
+}  // namespace perflab
