@@ -64,17 +64,23 @@ std::vector<fs::path> files_in(const fs::path& dir, const std::string& prefix, c
   return files;
 }
 
-std::string section(const fs::path& study_dir, const fs::path& meta_file) {
-  auto meta = read_meta(meta_file);
-  const std::string& name = meta["name"];
-  std::string out = "### " + name + "\n\n" + meta["description"] + "\n\n";
-  out += "Scenario `scenarios/" + meta["file"] + "`, " + meta["engine"] + " engine, " + meta["seeds"] +
-         " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + meta["machine"] + " (" +
-         meta["date"] + ").\n\n";
+// One scenario's part: its run record (if `reproduce` wrote one), its report or summary, its plots.
+std::string section(const fs::path& study_dir, const std::string& name) {
+  std::string out = "### " + name + "\n\n";
+  fs::path meta_file = study_dir / (name + ".meta");
+  if (fs::exists(meta_file)) {
+    auto meta = read_meta(meta_file);
+    out += "Scenario `scenarios/" + meta["file"] + "`, " + meta["engine"] + " engine, " + meta["seeds"] +
+           " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + meta["machine"] + " (" +
+           meta["date"] + ").\n\n";
+  } else {
+    out += "(No run record: these results come from a run made before `perflab reproduce` kept one; "
+           "`perflab reproduce --full` rewrites them.)\n\n";
+  }
   fs::path report = study_dir / (name + ".report.md");
   fs::path summary = study_dir / (name + ".md");
   out += read_text(fs::exists(report) ? report : summary) + "\n";
-  for (const auto& png : files_in(study_dir, name, ".png")) {
+  for (const auto& png : files_in(study_dir, name + ".", ".png")) {
     std::string relative = study_dir.filename().string() + "/" + png.filename().string();
     out += "![" + png.stem().string() + "](" + relative + ")\n\n";
   }
@@ -117,12 +123,15 @@ Status write_results_readme(const fs::path& results) {
   }
   std::sort(study_dirs.begin(), study_dirs.end());
   for (const auto& dir : study_dirs) {
-    auto metas = files_in(dir, "", ".meta");
-    if (metas.empty()) continue;
+    auto summaries = files_in(dir, "", ".summary.csv");
+    if (summaries.empty()) continue;
     std::string study = dir.filename().string();
     const Study* spec = find_study(study);
     out += "## " + study + "\n\n" + (spec != nullptr ? spec->description + "\n\n" : "");
-    for (const auto& meta : metas) out += section(dir, meta);
+    for (const auto& summary : summaries) {
+      std::string file = summary.filename().string();
+      out += section(dir, file.substr(0, file.size() - std::string(".summary.csv").size()));
+    }
   }
   std::ofstream file(results / "README.md");
   file << out;

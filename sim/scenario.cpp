@@ -22,7 +22,7 @@ namespace {
 const std::map<std::string, std::vector<std::string>>& section_keys() {
   static const std::map<std::string, std::vector<std::string>> keys = {
       {"scenario",
-       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline",
+       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline", "slow",
         "point_timeout"}},
       {"network", {"latency", "bandwidth"}},
   };

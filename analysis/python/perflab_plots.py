@@ -26,10 +26,11 @@ def errorbar(ax, x, frame, metric, label, **style):
 
 
 def save(fig, summary: Path, suffix: str = "") -> Path:
-    """Writes the figure beside its summary: x.summary.csv -> x<suffix>.png."""
+    """Writes the figure beside its summary: x.summary.csv -> x.png, or x.<suffix>.png for a second
+    picture of the same scenario (results/README.md shows every x.png and x.*.png under x's section)."""
     fig.tight_layout()
     out = summary.with_suffix("").with_suffix("")
-    out = out.with_name(out.name + suffix + ".png")
+    out = out.with_name(out.name + (f".{suffix}" if suffix else "") + ".png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out

@@ -69,13 +69,13 @@ Study dispatcher_study() {
       {"lock_hold_total_s", "total time the dispatcher lock was held"},
       {"lock_wait_total_s", "total time threads spent blocked on the lock"},
       {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)"},
-      {"ops_under_lock", "elements the real Dispatcher touched under its lock"},
+      {"ops_under_lock", "elements the real Dispatcher touched under its lock", true},
       {"duration_s", "simulated time until the last call finished"},
   };
   study.micro_metrics = {
       {"seconds", "median wall time of one whole workload"},
       {"ns_per_call", "seconds / n, in nanoseconds"},
-      {"ops_under_lock", "elements touched under the lock in one workload"},
+      {"ops_under_lock", "elements touched under the lock in one workload", true},
       {"ns_per_op", "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element"},
   };
   study.validate = validate_popularity;
@@ -85,6 +85,7 @@ Study dispatcher_study() {
     return table.scenario->engine == Engine::kMicro ? burst_report(table) + exponent_report(table)
                                                     : std::string();
   };
+  study.claims = dispatcher_claims;
   return study;
 }
 

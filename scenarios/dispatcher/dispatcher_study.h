@@ -11,5 +11,6 @@ Result<MicroWorkload> setup_micro_workload(const Params& params);
 Result<Metrics> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);
+std::vector<Claim> dispatcher_claims(const RunTable& table);
 
 }  // namespace perflab::dispatcher_study

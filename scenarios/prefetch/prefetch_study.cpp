@@ -48,13 +48,14 @@ Study prefetch_study() {
           "the controller's JARs, first wins (default: Debian's jgit-cli classpath of the trace)"),
   };
   study.metrics = {
-      {"rpcs", "class-loading RPCs: fetch3 + extra fetch"},
-      {"classes_prefetched", "classes in all fetch3 replies, requested ones included (as the PR counted)"},
-      {"prefetch_hits", "loads answered from prefetched hints"},
-      {"bytes_prefetched", "class-file bytes of prefetched classes (the agent's memory cost)"},
-      {"server_classes_loaded", "classes the controller loaded to answer"},
-      {"jar_downloads", "JARs downloaded (cold JAR cache)"},
-      {"extra_fetches", "hits whose JAR was still downloading: one extra fetch RPC each"},
+      {"rpcs", "class-loading RPCs: fetch3 + extra fetch", true},
+      {"classes_prefetched", "classes in all fetch3 replies, requested ones included (as the PR counted)",
+       true},
+      {"prefetch_hits", "loads answered from prefetched hints", true},
+      {"bytes_prefetched", "class-file bytes of prefetched classes (the agent's memory cost)", true},
+      {"server_classes_loaded", "classes the controller loaded to answer", true},
+      {"jar_downloads", "JARs downloaded (cold JAR cache)", true},
+      {"extra_fetches", "hits whose JAR was still downloading: one extra fetch RPC each", true},
       {"duration_s", "simulated job duration"},
   };
   study.prepare = prepare;

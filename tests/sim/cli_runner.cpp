@@ -71,10 +71,12 @@ std::vector<CsvRow> parse_csv(const std::string& text) {
   return rows;
 }
 
-CliResult run_perflab(const std::string& args) {
+CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env) {
   TempDir capture;
-  std::string command = std::string(PERFLAB_BINARY) + " " + args + " >" + (capture / "out").string() + " 2>" +
-                        (capture / "err").string() + " </dev/null";
+  std::string prefix;
+  for (const auto& [name, value] : env) prefix += name + "='" + value + "' ";
+  std::string command = prefix + std::string(PERFLAB_BINARY) + " " + args + " >" +
+                        (capture / "out").string() + " 2>" + (capture / "err").string() + " </dev/null";
   int raw = std::system(command.c_str());
   CliResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

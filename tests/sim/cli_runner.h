@@ -14,8 +14,9 @@ struct CliResult {
   std::string err;
 };
 
-// `args` is appended to the perflab binary path as shell words (quote them as in a shell).
-CliResult run_perflab(const std::string& args);
+// `args` is appended to the perflab binary path as shell words (quote them as in a shell); `env` adds
+// environment variables for this one run.
+CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env = {});
 
 std::string read_file(const std::filesystem::path& file);
 void write_file(const std::filesystem::path& file, const std::string& text);
