@@ -4,16 +4,22 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <memory>
 #include <stdexcept>
 
 namespace perflab::share {
 namespace {
 
-std::string sha256(std::string_view data) {
+// SHA-256 of prefix + data, fed to the digest in two parts (no copy of a block or a whole file).
+std::string sha256(std::string_view prefix, std::string_view data = {}) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("EVP_Digest(sha256) failed");  // only on a broken libcrypto
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(context.get(), prefix.data(), prefix.size()) != 1 ||
+      EVP_DigestUpdate(context.get(), data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1) {
+    throw std::runtime_error("OpenSSL SHA-256 failed");  // only on a broken libcrypto
   }
   return std::string(reinterpret_cast<const char*>(digest.data()), size);
 }
@@ -27,7 +33,7 @@ std::string netstring(std::string_view data) {
 std::string sha256d(std::string_view data) { return sha256(sha256(data)); }
 
 std::string tagged_hash(std::string_view tag, std::string_view data) {
-  return sha256d(netstring(tag) + std::string(data));
+  return sha256(sha256(netstring(tag), data));
 }
 
 std::string tagged_pair_hash(std::string_view tag, std::string_view a, std::string_view b) {

@@ -63,7 +63,16 @@ void Share::loop() {
   ++stats_.loop_calls;
   LoopReport report;
   report.shnum = shnum_;
+  uint64_t ops_start = ops_.count();
+  call();
+  Spans held = received_.spans();
+  log_dump({&pending_, &held, &unavailable_});  // "%s.loop, reqs=[%s], pending=%s, ..." (share.py:204)
+  report.satisfaction_ops += ops_.count() - ops_start;
   Status status = do_loop(report);
+  uint64_t ops_end = ops_.count();
+  held = received_.spans();
+  log_dump({&pending_, &held, &unavailable_});  // "%s.loop done, ..." (share.py:242)
+  report.desire_ops += ops_.count() - ops_end;
   if (!status.ok()) fail(status.message());
   if (report.wasted) ++stats_.wasted_loops;
   stats_.span_ops = ops_.count();
@@ -80,20 +89,20 @@ Status Share::do_loop(LoopReport& report) {
     ++report.satisfaction_passes;
     auto satisfied = get_satisfaction();
     if (!satisfied.ok()) {
-      report.satisfaction_ops = ops_.count() - ops_start;
+      report.satisfaction_ops += ops_.count() - ops_start;
       return satisfied.status();
     }
     if (!*satisfied) break;
     retired = true;
   }
   uint64_t ops_mid = ops_.count();
-  report.satisfaction_ops = ops_mid - ops_start;
+  report.satisfaction_ops += ops_mid - ops_start;
 
   ++stats_.desire_calls;
   Desire desired = desire();
   report.reads_sent = send_requests(desired.want + desired.need);
   Spans disappointment = desired.need & unavailable_;
-  report.desire_ops = ops_.count() - ops_mid;
+  report.desire_ops += ops_.count() - ops_mid;
   report.wasted = !retired && report.reads_sent == 0 && received_.len() == held_before &&
                   requested_blocks_.size() == requests_before;
   if (!disappointment.empty()) {
@@ -104,6 +113,7 @@ Status Share::do_loop(LoopReport& report) {
 }
 
 Result<bool> Share::get_satisfaction() {
+  call();
   if (!actual_offsets_) {
     auto got = satisfy_offsets();
     if (!got.ok() || !*got) return got;
@@ -146,6 +156,7 @@ Result<bool> Share::get_satisfaction() {
 
 // share.py:351 _satisfy_offsets
 Result<bool> Share::satisfy_offsets() {
+  call();
   auto version = received_.get(0, 4);
   if (!version) return false;
   if (read_be32(*version, 0) != 1) {
@@ -169,6 +180,7 @@ Result<bool> Share::satisfy_offsets() {
 
 // share.py:408 _satisfy_UEB
 Result<bool> Share::satisfy_ueb() {
+  call();
   uint64_t at = actual_offsets_->uri_extension;
   auto length = received_.get(at, 4);
   if (!length) return false;
@@ -185,6 +197,7 @@ Result<bool> Share::satisfy_ueb() {
 
 // share.py:431 _satisfy_share_hash_tree: the whole section, (2-byte index, hash) pairs.
 Result<bool> Share::satisfy_share_hash_tree() {
+  call();
   const Offsets& o = *actual_offsets_;
   uint64_t length = o.uri_extension - o.share_hashes;
   auto data = received_.get(o.share_hashes, length);
@@ -205,6 +218,7 @@ Result<bool> Share::satisfy_share_hash_tree() {
 
 // share.py:474 _satisfy_block_hash_tree and :504 _satisfy_ciphertext_hash_tree: all the nodes or none.
 Result<bool> Share::satisfy_hashes(uint64_t section, const std::set<size_t>& needed, bool block_tree) {
+  call();
   std::map<size_t, std::string> hashes;
   for (size_t node : needed) {
     auto data = received_.get(section + node * kHashSize, kHashSize);
@@ -224,6 +238,7 @@ Result<bool> Share::satisfy_hashes(uint64_t section, const std::set<size_t>& nee
 // share.py:532 _satisfy_data_block
 bool Share::satisfy_data_block(const Request& active) {
   const Request request = active;  // a copy: the request is popped below
+  call();
   const Sizes& sizes = node_.sizes();
   bool tail = request.segnum + 1 == sizes.num_segments;
   uint64_t start = actual_offsets_->data + request.segnum * sizes.block_size;
@@ -245,9 +260,12 @@ bool Share::satisfy_data_block(const Request& active) {
 // share.py:580 _desire. Servers tolerate read overrun, so guessed offsets are used until the table
 // arrives and only then does "want" become "need".
 Share::Desire Share::desire() {
+  call();
   Spans want(&ops_);
   Spans need(&ops_);
   Spans gotta(&ops_);
+  ops_.add(3);  // the three Spans, and _calculate_sizes below
+  ops_.add(1);
   const Offsets& o = offsets();
   std::optional<uint64_t> segnum;
   if (!requested_blocks_.empty()) segnum = requested_blocks_.front().segnum;
@@ -275,13 +293,16 @@ Share::Desire Share::desire() {
       need.add(o.data + *segnum * r.block_size, tail ? r.tail_block_size : r.block_size);
     }
   }
+  log_dump({&want, &need, &gotta});  // "end _desire: want_it=%s need_it=%s gotta=%s" (share.py:623)
   if (actual_offsets_) return Desire{want, need + gotta};
   return Desire{want + need, gotta};
 }
 
 // share.py:729 _send_requests: one read per contiguous span not already pending or received.
 size_t Share::send_requests(const Spans& desired) {
+  call();
   Spans ask = desired - pending_ - received_.spans();
+  log_dump({&desired, &pending_, &ask});  // "%s._send_requests, desired=%s, pending=%s, ask=%s" (share.py:731)
   if (ask.empty()) return 0;
   for (const Span& span : ask) pending_.add(span.start, span.length);
   stats_.reads += ask.spans().size();
@@ -304,6 +325,11 @@ size_t Share::send_requests(const Spans& desired) {
     }
   }
   return ask.spans().size();
+}
+
+void Share::log_dump(std::initializer_list<const Spans*> spans) {
+  ops_.add(1);
+  for (const Spans* s : spans) ops_.add(1 + s->spans().size());
 }
 
 // share.py:764 _got_data

@@ -117,6 +117,8 @@ class Share {
   size_t send_requests(const Spans& desired);
   void got_data(uint64_t start, uint64_t length, const std::string& data);
   void fail(const std::string& why);
+  void call() { ops_.add(1); }  // one step of the loop machinery (op_counter.h)
+  void log_dump(std::initializer_list<const Spans*> spans);
   const Offsets& offsets() const { return actual_offsets_ ? *actual_offsets_ : guessed_offsets_; }
 
   DownloadNode& node_;
