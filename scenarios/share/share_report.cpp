@@ -59,8 +59,8 @@ std::string headline_report(const RunTable& table) {
       bool ticket_row = cpu == "tahoe-1.9" && std::string(loop) != "readv";
       out += "| " + cpu + " | " + loop + " | " + mean_ci(table.values(p, "loop_calls"), "%.0f") + " | " +
              (ticket_row ? format_printf("~%.0f", ticket_at(loop, "loop_calls")) : std::string("—")) + " | " +
-             mean_ci(table.values(p, "wasted_loops"), "%.0f") + " | " + mean_ci(table.values(p, "cpu_s"), "%.3f") +
-             " | " + mean_ci(table.values(p, "duration_s"), "%.3f") + " | " +
+             mean_ci(table.values(p, "wasted_loops"), "%.0f") + " | " + mean_ci(table.values(p, "cpu_s"), "%.4g") +
+             " | " + mean_ci(table.values(p, "duration_s"), "%.4g") + " | " +
              (ticket_row ? format_printf("%.1f", ticket_at(loop, "duration_s")) : std::string("—")) + " |\n";
     }
   }
