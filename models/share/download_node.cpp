@@ -34,7 +34,9 @@ std::optional<uint64_t> DownloadNode::segment_size() const {
   return ueb_->segment_size;
 }
 
-uint64_t DownloadNode::num_segments() const { return sizes_.num_segments; }
+uint64_t DownloadNode::num_segments() const {
+  return sizes_.num_segments;
+}
 
 Status DownloadNode::validate_and_store_ueb(const std::string& ueb_data) {
   if (uri_extension_hash(ueb_data) != cap_.ueb_hash) {
@@ -61,7 +63,8 @@ Status DownloadNode::validate_and_store_ueb(const std::string& ueb_data) {
 }
 
 std::set<size_t> DownloadNode::get_desired_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const {
-  if (segnum < ciphertext_hash_tree_.num_leaves()) return ciphertext_hash_tree_.needed_hashes(segnum, true, ops);
+  if (segnum < ciphertext_hash_tree_.num_leaves())
+    return ciphertext_hash_tree_.needed_hashes(segnum, true, ops);
   return {};
 }
 

@@ -22,7 +22,7 @@ struct Field {
   }
   uint8_t mul(uint8_t a, uint8_t b) const {
     if (a == 0 || b == 0) return 0;
-    return exp[static_cast<size_t>(log[a] + log[b])];
+    return exp[static_cast<size_t>(log[a]) + static_cast<size_t>(log[b])];
   }
   uint8_t inv(uint8_t a) const { return exp[static_cast<size_t>(255 - log[a])]; }
 };
@@ -55,7 +55,9 @@ uint8_t ErasureCode::coefficient(int share, int slice) const {
 std::vector<std::string> ErasureCode::encode(const std::string& segment) const {
   size_t block_size = segment.size() / static_cast<size_t>(k_);
   std::vector<std::string> slices;
-  for (int j = 0; j < k_; ++j) slices.push_back(segment.substr(static_cast<size_t>(j) * block_size, block_size));
+  slices.reserve(static_cast<size_t>(k_));
+  for (int j = 0; j < k_; ++j)
+    slices.push_back(segment.substr(static_cast<size_t>(j) * block_size, block_size));
   std::vector<std::string> blocks(slices.begin(), slices.end());
   for (int i = k_; i < n_; ++i) {
     std::string block(block_size, '\0');
@@ -67,7 +69,8 @@ std::vector<std::string> ErasureCode::encode(const std::string& segment) const {
 
 Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks) const {
   if (static_cast<int>(blocks.size()) < k_) {
-    return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " + std::to_string(blocks.size()));
+    return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " +
+                         std::to_string(blocks.size()));
   }
   std::vector<int> rows;
   std::vector<const std::string*> inputs;
@@ -77,7 +80,7 @@ Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks
     rows.push_back(share);
     inputs.push_back(&block);
   }
-  size_t k = static_cast<size_t>(k_);
+  auto k = static_cast<size_t>(k_);
   // matrix = the rows of the received shares, augmented with the identity, reduced to [I | inverse].
   std::vector<std::vector<uint8_t>> m(k, std::vector<uint8_t>(2 * k, 0));
   for (size_t r = 0; r < k; ++r) {

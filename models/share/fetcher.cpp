@@ -24,7 +24,7 @@ void SegmentFetcher::stop() {
 
 void SegmentFetcher::loop() {
   if (!running_) return;
-  const size_t k = static_cast<size_t>(download_.k());
+  const auto k = static_cast<size_t>(download_.k());
   while (active_.size() + blocks_.size() < k) {
     auto next = std::find_if(unused_.begin(), unused_.end(), [&](Share* share) {
       return share->is_alive() && blocks_.count(share->shnum()) == 0 && active_.count(share->shnum()) == 0;
@@ -83,10 +83,10 @@ void Download::process_blocks(uint64_t segnum, const std::map<int, std::string>&
   if (segnum + 1 == sizes.num_segments) segment.resize(sizes.tail_segment_size);
   Status valid = node_.check_segment(segnum, segment);
   if (!valid.ok()) return fetch_failed("segment " + std::to_string(segnum) + ": " + valid.message());
-  queue_.eventually([this, segnum, segment = std::move(segment)]() mutable { deliver(segnum, std::move(segment)); });
+  queue_.eventually([this, segnum, segment = std::move(segment)] { deliver(segnum, segment); });
 }
 
-void Download::deliver(uint64_t segnum, std::string segment) {
+void Download::deliver(uint64_t segnum, const std::string& segment) {
   result_.contents += segment;
   ++result_.segments;
   if (segment_hook) segment_hook(segnum, false);

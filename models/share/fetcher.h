@@ -39,7 +39,7 @@ class SegmentFetcher {
 
   Download& download_;
   uint64_t segnum_;
-  std::vector<Share*> unused_;  // sorted by (dyhb_rtt, shnum)
+  std::vector<Share*> unused_;                    // sorted by (dyhb_rtt, shnum)
   std::map<int, std::pair<Share*, int>> active_;  // shnum -> (share, request handle)
   std::map<int, std::string> blocks_;
   bool running_ = true;
@@ -47,8 +47,8 @@ class SegmentFetcher {
 
 struct DownloadResult {
   bool done = false;
-  std::string error;        // why the download failed, if it did
-  std::string contents;     // the file, once done
+  std::string error;     // why the download failed, if it did
+  std::string contents;  // the file, once done
   uint64_t segments = 0;
 };
 
@@ -67,7 +67,7 @@ class Download {
   friend class SegmentFetcher;
   void get_segment(uint64_t segnum);
   void process_blocks(uint64_t segnum, const std::map<int, std::string>& blocks);
-  void deliver(uint64_t segnum, std::string segment);
+  void deliver(uint64_t segnum, const std::string& segment);
   void fetch_failed(const std::string& why);
   int k() const { return node_.cap().needed_shares; }
 

@@ -11,8 +11,12 @@ size_t roundup_pow2(size_t x) {
   return p;
 }
 
-size_t tree_parent(size_t i) { return (i - 1) / 2; }
-size_t tree_sibling(size_t i) { return i % 2 == 1 ? i + 1 : i - 1; }
+size_t tree_parent(size_t i) {
+  return (i - 1) / 2;
+}
+size_t tree_sibling(size_t i) {
+  return i % 2 == 1 ? i + 1 : i - 1;
+}
 
 std::vector<size_t> needed_for(size_t i) {
   std::vector<size_t> chain;
@@ -35,7 +39,8 @@ HashTree::HashTree(const std::vector<std::string>& leaves) {
   for (size_t i = 0; i < p; ++i) {
     nodes_[first_leaf_num_ + i] = i < leaves.size() ? leaves[i] : empty_leaf_hash(i);
   }
-  for (size_t i = first_leaf_num_; i-- > 0;) nodes_[i] = merkle_pair_hash(nodes_[2 * i + 1], nodes_[2 * i + 2]);
+  for (size_t i = first_leaf_num_; i-- > 0;)
+    nodes_[i] = merkle_pair_hash(nodes_[2 * i + 1], nodes_[2 * i + 2]);
 }
 
 std::set<size_t> HashTree::needed_hashes(size_t leaf, bool include_leaf) const {
@@ -80,7 +85,8 @@ Status IncompleteHashTree::set_hashes(const std::map<size_t, std::string>& hashe
     new_hashes[i] = hash;
   }
   for (const auto& [i, hash] : new_hashes) {
-    if (i >= nodes_.size()) return fail(Failure::kBadHash, "hash index " + std::to_string(i) + " out of range");
+    if (i >= nodes_.size())
+      return fail(Failure::kBadHash, "hash index " + std::to_string(i) + " out of range");
   }
   std::vector<size_t> added;  // forgotten again if the batch does not check
   auto forget = [&] {

@@ -21,7 +21,7 @@ std::string sha256(std::string_view prefix, std::string_view data = {}) {
       EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1) {
     throw std::runtime_error("OpenSSL SHA-256 failed");  // only on a broken libcrypto
   }
-  return std::string(reinterpret_cast<const char*>(digest.data()), size);
+  return {reinterpret_cast<const char*>(digest.data()), size};
 }
 
 }  // namespace
@@ -30,7 +30,9 @@ std::string netstring(std::string_view data) {
   return std::to_string(data.size()) + ":" + std::string(data) + ",";
 }
 
-std::string sha256d(std::string_view data) { return sha256(sha256(data)); }
+std::string sha256d(std::string_view data) {
+  return sha256(sha256(data));
+}
 
 std::string tagged_hash(std::string_view tag, std::string_view data) {
   return sha256(sha256(netstring(tag), data));
@@ -40,11 +42,15 @@ std::string tagged_pair_hash(std::string_view tag, std::string_view a, std::stri
   return tagged_hash(tag, netstring(a) + netstring(b));
 }
 
-std::string block_hash(std::string_view block) { return tagged_hash("allmydata_encoded_subshare_v1", block); }
+std::string block_hash(std::string_view block) {
+  return tagged_hash("allmydata_encoded_subshare_v1", block);
+}
 std::string crypttext_segment_hash(std::string_view seg) {
   return tagged_hash("allmydata_crypttext_segment_v1", seg);
 }
-std::string uri_extension_hash(std::string_view ueb) { return tagged_hash("allmydata_uri_extension_v1", ueb); }
+std::string uri_extension_hash(std::string_view ueb) {
+  return tagged_hash("allmydata_uri_extension_v1", ueb);
+}
 std::string merkle_pair_hash(std::string_view left, std::string_view right) {
   return tagged_pair_hash("Merkle tree internal node", left, right);
 }

@@ -12,11 +12,16 @@
 namespace perflab::share {
 namespace {
 
-uint64_t div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t next_multiple(uint64_t a, uint64_t b) { return div_ceil(a, b) * b; }
+uint64_t div_ceil(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+uint64_t next_multiple(uint64_t a, uint64_t b) {
+  return div_ceil(a, b) * b;
+}
 
 void put_be32(std::string& out, size_t at, uint64_t value) {
-  for (int i = 0; i < 4; ++i) out[at + static_cast<size_t>(i)] = static_cast<char>((value >> (24 - 8 * i)) & 0xff);
+  for (int i = 0; i < 4; ++i)
+    out[at + static_cast<size_t>(i)] = static_cast<char>((value >> (24 - 8 * i)) & 0xff);
 }
 
 }  // namespace
@@ -30,13 +35,15 @@ uint32_t read_be32(const std::string& data, size_t at) {
 Status check_encoding(uint64_t file_size, int k, int n, uint64_t max_segment_size) {
   if (file_size == 0) return Status::Error("file_size is 0, expected at least 1 byte");
   if (k < 1) return Status::Error("k is " + std::to_string(k) + ", expected k >= 1");
-  if (n < k) return Status::Error("k = " + std::to_string(k) + " > n = " + std::to_string(n) + ", expected k <= n");
+  if (n < k)
+    return Status::Error("k = " + std::to_string(k) + " > n = " + std::to_string(n) + ", expected k <= n");
   if (n > 256) return Status::Error("n = " + std::to_string(n) + ", expected n <= 256 (GF(2^8) code)");
   if (max_segment_size == 0) return Status::Error("segment_size is 0, expected at least 1 byte");
   Sizes sizes = calculate_sizes(file_size, k, choose_segment_size(file_size, k, max_segment_size));
   Offsets o = share_offsets(sizes, file_size, k, num_share_hashes(n));
   if (o.uri_extension >= (uint64_t{1} << 32)) {
-    return Status::Error("a share of this file needs the v2 layout (offsets >= 2^32), expected a smaller file");
+    return Status::Error(
+        "a share of this file needs the v2 layout (offsets >= 2^32), expected a smaller file");
   }
   return Status::OK();
 }
@@ -84,8 +91,9 @@ std::string pack_ueb(const Ueb& u) {
       {"codec_name", u.codec_name},
       {"codec_params", std::to_string(u.segment_size) + "-" + std::to_string(u.needed_shares) + "-" +
                            std::to_string(u.total_shares)},
-      {"tail_codec_params", std::to_string(u.size % u.segment_size == 0 ? u.segment_size : u.size % u.segment_size) +
-                                "-" + std::to_string(u.needed_shares) + "-" + std::to_string(u.total_shares)},
+      {"tail_codec_params",
+       std::to_string(u.size % u.segment_size == 0 ? u.segment_size : u.size % u.segment_size) + "-" +
+           std::to_string(u.needed_shares) + "-" + std::to_string(u.total_shares)},
       {"size", std::to_string(u.size)},
       {"segment_size", std::to_string(u.segment_size)},
       {"num_segments", std::to_string(u.num_segments)},
@@ -203,9 +211,15 @@ Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max
   for (size_t sh = 0; sh < nn; ++sh) {
     std::string& share = shares[sh];
     std::string header(0x24, '\0');
-    const uint64_t fields[] = {1, s.block_size, share_offsets(s, size, k, 0).plaintext_hash_tree - o.data,
-                               o.data, o.plaintext_hash_tree, o.crypttext_hash_tree, o.block_hashes,
-                               o.share_hashes, o.uri_extension};
+    const uint64_t fields[] = {1,
+                               s.block_size,
+                               share_offsets(s, size, k, 0).plaintext_hash_tree - o.data,
+                               o.data,
+                               o.plaintext_hash_tree,
+                               o.crypttext_hash_tree,
+                               o.block_hashes,
+                               o.share_hashes,
+                               o.uri_extension};
     for (size_t i = 0; i < 9; ++i) put_be32(header, 4 * i, fields[i]);
     share.replace(0, header.size(), header);
     for (size_t i = 0; i < crypttext_tree.size(); ++i) {

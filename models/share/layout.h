@@ -17,7 +17,7 @@
 
 namespace perflab::share {
 
-constexpr uint64_t kGuessedSegmentSize = 128 * 1024;  // DownloadNode.guessed_segment_size
+constexpr uint64_t kGuessedSegmentSize = uint64_t{128} * 1024;  // DownloadNode.guessed_segment_size
 
 // What a read cap tells the downloader before it reads anything.
 struct VerifyCap {

@@ -9,11 +9,12 @@ std::string LocalBucket::slice(uint64_t start, uint64_t length) const {
 }
 
 void LocalBucket::read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) {
-  outbox_.push_back([this, start, length, on_reply = std::move(on_reply)] { on_reply(slice(start, length)); });
+  outbox_.emplace_back(
+      [this, start, length, on_reply = std::move(on_reply)] { on_reply(slice(start, length)); });
 }
 
 void LocalBucket::readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) {
-  outbox_.push_back([this, spans = std::move(spans), on_reply = std::move(on_reply)] {
+  outbox_.emplace_back([this, spans = std::move(spans), on_reply = std::move(on_reply)] {
     std::vector<std::string> replies;
     for (const Span& span : spans) replies.push_back(slice(span.start, span.length));
     on_reply(std::move(replies));
@@ -43,7 +44,8 @@ LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector
   for (size_t sh = 0; sh < shares.size(); ++sh) {
     buckets.push_back(std::make_unique<LocalBucket>(shares[sh], outbox));
     double rtt = sh < options.dyhb_rtt.size() ? options.dyhb_rtt[sh] : static_cast<double>(sh);
-    owned.push_back(std::make_unique<Share>(node, static_cast<int>(sh), *buckets.back(), queue, options.policy, rtt));
+    owned.push_back(
+        std::make_unique<Share>(node, static_cast<int>(sh), *buckets.back(), queue, options.policy, rtt));
     shares_in_use.push_back(owned.back().get());
   }
   Download download(node, shares_in_use, queue);

@@ -38,9 +38,9 @@ struct LocalDownloadOptions {
 
 struct LocalDownloadStats {
   DownloadResult result;
-  ShareStats totals;            // summed over shares
+  ShareStats totals;  // summed over shares
   std::vector<ShareStats> per_share;
-  std::vector<bool> alive;                 // per share number, at the end
+  std::vector<bool> alive;  // per share number, at the end
   std::vector<bool> had_corruption;
   std::vector<uint64_t> unavailable_bytes;  // asked for but never returned (short reads)
   uint64_t turns = 0;

@@ -204,7 +204,8 @@ Result<bool> Share::satisfy_share_hash_tree() {
   if (!data) return false;
   std::map<size_t, std::string> hashes;
   for (uint64_t i = 0; i + 2 + kHashSize <= length; i += 2 + kHashSize) {
-    size_t index = (static_cast<size_t>(static_cast<uint8_t>((*data)[i])) << 8) | static_cast<uint8_t>((*data)[i + 1]);
+    size_t index =
+        (static_cast<size_t>(static_cast<uint8_t>((*data)[i])) << 8) | static_cast<uint8_t>((*data)[i + 1]);
     hashes[index] = data->substr(i + 2, kHashSize);
   }
   Status valid = node_.process_share_hashes(hashes, &ops_);
@@ -274,7 +275,8 @@ Share::Desire Share::desire() {
     want.add(o.uri_extension, 2048);
     need.add(o.uri_extension, 4);
     if (actual_offsets_) {
-      if (auto length = received_.get(o.uri_extension, 4)) need.add(o.uri_extension + 4, read_be32(*length, 0));
+      if (auto length = received_.get(o.uri_extension, 4))
+        need.add(o.uri_extension + 4, read_be32(*length, 0));
     }
   }
   if (!node_.share_hash_tree().needed_hashes(static_cast<size_t>(shnum_), false, &ops_).empty()) {
@@ -302,13 +304,14 @@ Share::Desire Share::desire() {
 size_t Share::send_requests(const Spans& desired) {
   call();
   Spans ask = desired - pending_ - received_.spans();
-  log_dump({&desired, &pending_, &ask});  // "%s._send_requests, desired=%s, pending=%s, ask=%s" (share.py:731)
+  log_dump(
+      {&desired, &pending_, &ask});  // "%s._send_requests, desired=%s, pending=%s, ask=%s" (share.py:731)
   if (ask.empty()) return 0;
   for (const Span& span : ask) pending_.add(span.start, span.length);
   stats_.reads += ask.spans().size();
   if (policy_ == LoopPolicy::kReadv) {
     ++stats_.remote_calls;
-    std::vector<Span> spans = ask.spans();
+    const std::vector<Span>& spans = ask.spans();
     bucket_.readv(spans, [this, spans](std::vector<std::string> replies) {
       for (size_t i = 0; i < spans.size() && i < replies.size(); ++i) {
         got_data(spans[i].start, spans[i].length, replies[i]);
@@ -318,7 +321,7 @@ size_t Share::send_requests(const Spans& desired) {
   } else {
     for (const Span& span : ask) {
       ++stats_.remote_calls;
-      bucket_.read(span.start, span.length, [this, span](std::string data) {
+      bucket_.read(span.start, span.length, [this, span](const std::string& data) {
         got_data(span.start, span.length, data);
         if (alive_) schedule_loop();  // _trigger_loop (share.py:818)
       });

@@ -79,7 +79,9 @@ class Reactor {
   Reactor(SimWorld& world, int servers, double poll_window, Costs costs)
       : world_(world), poll_window_(poll_window), costs_(costs), outgoing_(static_cast<size_t>(servers)) {}
 
-  void queue_read(int server, Read read) { outgoing_[static_cast<size_t>(server)].push_back(std::move(read)); }
+  void queue_read(int server, Read read) {
+    outgoing_[static_cast<size_t>(server)].push_back(std::move(read));
+  }
   share::EventualQueue& queue() { return queue_; }
 
   // The DYHB round: one query per server, all in flight at once; returns each server's round-trip time.
@@ -147,10 +149,11 @@ class Reactor {
         if (timeline() != nullptr) {
           uint64_t bytes = 0;
           for (const auto& d : read.data) bytes += d.size();
-          timeline()->span("server-" + std::to_string(batch->server), "read " + std::to_string(read.spans.size()),
-                           read.sent_at, SimWorld::now(),
+          timeline()->span("server-" + std::to_string(batch->server),
+                           "read " + std::to_string(read.spans.size()), read.sent_at, SimWorld::now(),
                            "[" + std::to_string(read.spans.front().start) + ":+" +
-                               std::to_string(read.spans.front().length) + "] " + std::to_string(bytes) + " B");
+                               std::to_string(read.spans.front().length) + "] " + std::to_string(bytes) +
+                               " B");
         }
         read.on_reply(std::move(read.data));
       }
@@ -168,7 +171,9 @@ class Reactor {
 void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) {
   Read read;
   read.spans = {Span{start, length}};
-  read.on_reply = [on_reply = std::move(on_reply)](std::vector<std::string> data) { on_reply(std::move(data.at(0))); };
+  read.on_reply = [on_reply = std::move(on_reply)](std::vector<std::string> data) {
+    on_reply(std::move(data.at(0)));
+  };
   read.sent_at = SimWorld::now();
   reactor_.queue_read(server_, std::move(read));
 }

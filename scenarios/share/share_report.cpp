@@ -22,7 +22,9 @@ std::string mean_ci(const std::vector<double>& values, const char* format) {
   return out;
 }
 
-double mean(const std::vector<double>& values) { return values.empty() ? 0 : stats::summarize(values).mean; }
+double mean(const std::vector<double>& values) {
+  return values.empty() ? 0 : stats::summarize(values).mean;
+}
 
 std::string ratio(double after, double before) {
   return after > 0 && before > 0 ? format_printf("%.3f", after / before) : "—";
@@ -49,7 +51,8 @@ std::string headline_report(const RunTable& table) {
   out +=
       "Ours: mean ± 95% CI over seeds. Ticket: one manual run of a 12 MB download (\"around 1200 to about "
       "580\" calls, \"4.2s to 4.0s\").\n\n"
-      "| cpu | loop | loop() calls | ticket | wasted loops | CPU in loop() (s) | download (s) | ticket (s) |\n"
+      "| cpu | loop | loop() calls | ticket | wasted loops | CPU in loop() (s) | download (s) | ticket (s) "
+      "|\n"
       "|---|---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& [cpu, by_loop] : points) {
     for (const char* loop : {"eager", "coalesced", "readv"}) {
@@ -59,25 +62,32 @@ std::string headline_report(const RunTable& table) {
       bool ticket_row = cpu == "tahoe-1.9" && std::string(loop) != "readv";
       out += "| " + cpu + " | " + loop + " | " + mean_ci(table.values(p, "loop_calls"), "%.0f") + " | " +
              (ticket_row ? format_printf("~%.0f", ticket_at(loop, "loop_calls")) : std::string("—")) + " | " +
-             mean_ci(table.values(p, "wasted_loops"), "%.0f") + " | " + mean_ci(table.values(p, "cpu_s"), "%.4g") +
-             " | " + mean_ci(table.values(p, "duration_s"), "%.4g") + " | " +
+             mean_ci(table.values(p, "wasted_loops"), "%.0f") + " | " +
+             mean_ci(table.values(p, "cpu_s"), "%.4g") + " | " +
+             mean_ci(table.values(p, "duration_s"), "%.4g") + " | " +
              (ticket_row ? format_printf("%.1f", ticket_at(loop, "duration_s")) : std::string("—")) + " |\n";
     }
   }
-  out += "\nRatios after / before (coalesced / eager):\n\n| cpu | loop() calls | ticket | download time | ticket |\n"
-         "|---|---:|---:|---:|---:|\n";
+  out +=
+      "\nRatios after / before (coalesced / eager):\n\n| cpu | loop() calls | ticket | download time | "
+      "ticket |\n"
+      "|---|---:|---:|---:|---:|\n";
   for (const auto& [cpu, by_loop] : points) {
     if (by_loop.count("eager") == 0 || by_loop.count("coalesced") == 0) continue;
     size_t before = by_loop.at("eager");
     size_t after = by_loop.at("coalesced");
     bool tahoe = cpu == "tahoe-1.9";
-    out += "| " + cpu + " | " + ratio(mean(table.values(after, "loop_calls")), mean(table.values(before, "loop_calls"))) +
-           " | " + (tahoe ? ratio(ticket_at("coalesced", "loop_calls"), ticket_at("eager", "loop_calls")) : "—") +
-           " | " + ratio(mean(table.values(after, "duration_s")), mean(table.values(before, "duration_s"))) + " | " +
-           (tahoe ? ratio(ticket_at("coalesced", "duration_s"), ticket_at("eager", "duration_s")) : "—") + " |\n";
+    out += "| " + cpu + " | " +
+           ratio(mean(table.values(after, "loop_calls")), mean(table.values(before, "loop_calls"))) + " | " +
+           (tahoe ? ratio(ticket_at("coalesced", "loop_calls"), ticket_at("eager", "loop_calls")) : "—") +
+           " | " + ratio(mean(table.values(after, "duration_s")), mean(table.values(before, "duration_s"))) +
+           " | " +
+           (tahoe ? ratio(ticket_at("coalesced", "duration_s"), ticket_at("eager", "duration_s")) : "—") +
+           " |\n";
   }
   out +=
-      "\nThe tahoe-1.9 costs are derived from the ticket (scenarios/share/NOTES.md): one span operation costs "
+      "\nThe tahoe-1.9 costs are derived from the ticket (scenarios/share/NOTES.md): one span operation "
+      "costs "
       "0.2 s over the operations the fix removes, and the per-byte rest of the download is set so the "
       "coalesced run takes the ticket's 4.0 s. What is reproduced is the loop counts, that the saving comes "
       "from redundant passes only, and the before time. The measured rows charge the same counted work at "

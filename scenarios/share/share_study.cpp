@@ -15,7 +15,7 @@ namespace {
 // 0.2 s / kTicketRedundantOps in Tahoe 1.9's Python. The rest of the 4.0 s download after the fix is
 // charged per decoded byte.
 constexpr double kTicketSecondsSaved = 0.2;
-constexpr double kTicketRedundantOps = 19686;  // eager - coalesced span_ops of the headline download
+constexpr double kTicketRedundantOps = 19686;    // eager - coalesced span_ops of the headline download
 constexpr double kTahoeSecondsPerByte = 267e-9;  // (4.0 s - 0.645 s) / 12 MiB: the rest of the download
 
 // cpu = "measured": scenarios/share/calibrate.toml on the development machine.
@@ -30,9 +30,11 @@ CpuCosts cpu_costs(const Params& params) {
   double per_op = params.real("ns_per_op");
   double per_byte = params.real("decode_ns_per_byte");
   CpuCosts costs;
-  costs.seconds_per_op = per_op >= 0 ? per_op * 1e-9
-                                     : (tahoe ? kTicketSecondsSaved / kTicketRedundantOps : kMeasuredNsPerOp * 1e-9);
-  costs.seconds_per_byte = per_byte >= 0 ? per_byte * 1e-9 : (tahoe ? kTahoeSecondsPerByte : kMeasuredNsPerByte * 1e-9);
+  costs.seconds_per_op = per_op >= 0
+                             ? per_op * 1e-9
+                             : (tahoe ? kTicketSecondsSaved / kTicketRedundantOps : kMeasuredNsPerOp * 1e-9);
+  costs.seconds_per_byte =
+      per_byte >= 0 ? per_byte * 1e-9 : (tahoe ? kTahoeSecondsPerByte : kMeasuredNsPerByte * 1e-9);
   return costs;
 }
 
@@ -59,7 +61,9 @@ Status validate(const Params& params) {
   auto segment = static_cast<uint64_t>(params.real("segment_size"));
   int64_t k = params.integer("k");
   int64_t n = params.integer("n");
-  if (k > 256 || n > 256) return Status::Error("k = " + std::to_string(k) + ", n = " + std::to_string(n) + ": expected k <= n <= 256");
+  if (k > 256 || n > 256)
+    return Status::Error("k = " + std::to_string(k) + ", n = " + std::to_string(n) +
+                         ": expected k <= n <= 256");
   return share::check_encoding(size, static_cast<int>(k), static_cast<int>(n), segment);
 }
 
@@ -72,20 +76,49 @@ Study share_study() {
       {"file_size", ParamType::kSize, "\"12MiB\"", "bytes of the file downloaded", {}, 0},
       {"k", ParamType::kInt, "3", "shares needed to decode (needed_shares)", {}, 0},
       {"n", ParamType::kInt, "10", "shares stored, one per storage server (total_shares)", {}, 0},
-      {"segment_size", ParamType::kSize, "\"128KiB\"",
-       "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)", {}, 0},
+      {"segment_size",
+       ParamType::kSize,
+       "\"128KiB\"",
+       "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)",
+       {},
+       0},
       {"loop", ParamType::kChoice, "\"coalesced\"",
-       "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read per loop)",
+       "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read per "
+       "loop)",
        share::loop_policy_names(), 0},
-      {"cpu", ParamType::kChoice, "\"tahoe-1.9\"",
-       "cost of a span operation and of decoding: tahoe-1.9 (from the ticket's figures) or measured (C++ here)",
-       {"tahoe-1.9", "measured"}, 0},
-      {"ns_per_op", ParamType::kReal, "-1", "CPU per counted span operation, ns (-1: the cpu calibration's)", {}, -1},
-      {"decode_ns_per_byte", ParamType::kReal, "-1",
-       "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)", {}, -1},
-      {"poll_window", ParamType::kDuration, "\"0ms\"",
-       "sim: replies arriving within this window of the first are handled in one I/O pass", {}, 0, "sim"},
-      {"passes", ParamType::kInt, "2000", "micro: redundant loop() passes timed per repetition", {}, 1, "micro"},
+      {"cpu",
+       ParamType::kChoice,
+       "\"tahoe-1.9\"",
+       "cost of a span operation and of decoding: tahoe-1.9 (from the ticket's figures) or measured (C++ "
+       "here)",
+       {"tahoe-1.9", "measured"},
+       0},
+      {"ns_per_op",
+       ParamType::kReal,
+       "-1",
+       "CPU per counted span operation, ns (-1: the cpu calibration's)",
+       {},
+       -1},
+      {"decode_ns_per_byte",
+       ParamType::kReal,
+       "-1",
+       "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)",
+       {},
+       -1},
+      {"poll_window",
+       ParamType::kDuration,
+       "\"0ms\"",
+       "sim: replies arriving within this window of the first are handled in one I/O pass",
+       {},
+       0,
+       "sim"},
+      {"passes",
+       ParamType::kInt,
+       "2000",
+       "micro: redundant loop() passes timed per repetition",
+       {},
+       1,
+       "micro"},
   };
   study.metrics = {
       {"loop_calls", "Share.loop() passes run", true},

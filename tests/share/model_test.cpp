@@ -27,7 +27,9 @@ size_t log2_of(size_t p) {
   return l;
 }
 
-size_t trailing_zeros(uint64_t s) { return static_cast<size_t>(__builtin_ctzll(s)); }
+size_t trailing_zeros(uint64_t s) {
+  return static_cast<size_t>(__builtin_ctzll(s));
+}
 
 // The rule: segment 0 -> L+1 nodes, odd segment -> 0, even s > 0 -> 1 + v2(s); checked on the real block
 // hash tree of share 0, reading the nodes from the share bytes, for sizes that are and are not multiples
@@ -63,6 +65,7 @@ TEST(HashNodes, PerSegmentCountsFollowTheRule) {
 
 TEST(HashTree, IncompleteTreeRejectsABadHashAndForgetsTheBatch) {
   std::vector<std::string> leaves;
+  leaves.reserve(5);
   for (int i = 0; i < 5; ++i) leaves.push_back(block_hash(std::to_string(i)));
   HashTree full(leaves);
   IncompleteHashTree tree(5);
@@ -87,7 +90,7 @@ TEST(HashTree, IncompleteTreeRejectsABadHashAndForgetsTheBatch) {
 
 TEST(Erasure, AnyKSharesDecode) {
   ErasureCode code(3, 6);
-  std::string segment = make_contents(3 * 1000, 5);
+  std::string segment = make_contents(uint64_t{3} * 1000, 5);
   auto blocks = code.encode(segment);
   for (int a = 0; a < 6; ++a) {
     for (int b = a + 1; b < 6; ++b) {
@@ -171,6 +174,7 @@ class SynchronousBucket : public RemoteBucket {
   }
   void readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) override {
     std::vector<std::string> replies;
+    replies.reserve(spans.size());
     for (const Span& span : spans) replies.push_back(share_.substr(span.start, span.length));
     on_reply(replies);
   }
@@ -208,7 +212,7 @@ TEST(Corruption, ACorruptBlockIsDetectedAndTheDownloadCompletes) {
   ASSERT_TRUE(stats.result.done) << stats.result.error;
   EXPECT_EQ(stats.result.contents, file.contents);
   EXPECT_TRUE(stats.had_corruption[0]);
-  EXPECT_TRUE(stats.alive[0]);  // a corrupt block retires the block, not the share
+  EXPECT_TRUE(stats.alive[0]);              // a corrupt block retires the block, not the share
   EXPECT_GT(stats.per_share[3].reads, 0u);  // the next share by round-trip time stood in
 }
 

@@ -11,8 +11,9 @@ const std::string kHeadline = std::string(PERFLAB_SCENARIOS) + "/share/download-
 
 TEST(ShareStudy, HeadlineLoopCountsAndTimes) {
   TempDir dir;
-  auto r = run_perflab("run " + kHeadline + " --seeds 2 --set 'sweep.loop=[\"eager\",\"coalesced\",\"readv\"]' " +
-                       "--set 'sweep.cpu=[\"tahoe-1.9\"]' --out " + dir.path().string());
+  auto r =
+      run_perflab("run " + kHeadline + " --seeds 2 --set 'sweep.loop=[\"eager\",\"coalesced\",\"readv\"]' " +
+                  "--set 'sweep.cpu=[\"tahoe-1.9\"]' --out " + dir.path().string());
   ASSERT_EQ(r.status, 0) << r.err;
   auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
   ASSERT_EQ(rows.size(), 6U);
@@ -33,7 +34,8 @@ TEST(ShareStudy, HeadlineLoopCountsAndTimes) {
 TEST(ShareStudy, SameCsvWhateverJobs) {
   TempDir one;
   TempDir two;
-  std::string args = "run " + kHeadline + " --seeds 2 --set 'sweep.cpu=[\"measured\"]' --set params.file_size='\"1MiB\"'";
+  std::string args =
+      "run " + kHeadline + " --seeds 2 --set 'sweep.cpu=[\"measured\"]' --set params.file_size='\"1MiB\"'";
   ASSERT_EQ(run_perflab(args + " --jobs 1 --out " + one.path().string()).status, 0);
   ASSERT_EQ(run_perflab(args + " --jobs 2 --out " + two.path().string()).status, 0);
   EXPECT_EQ(read_file(one / "share-download-12mib.csv"), read_file(two / "share-download-12mib.csv"));
@@ -41,11 +43,13 @@ TEST(ShareStudy, SameCsvWhateverJobs) {
 
 TEST(ShareStudy, TimelineHasLoopsPassesReadsAndSegments) {
   TempDir dir;
-  auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.loop=[\"eager\"]' --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
+  auto r = run_perflab("run " + kHeadline +
+                       " --seeds 1 --set 'sweep.loop=[\"eager\"]' --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
                        "--set params.file_size='\"1MiB\"' --timeline " + (dir / "t.json").string());
   ASSERT_EQ(r.status, 0) << r.err;
   std::string json = read_file(dir / "t.json");
-  for (const char* name : {"\"wasted loop\"", "\"get_satisfaction\"", "\"desire\"", "\"segment 7\"", "\"read 1\""}) {
+  for (const char* name :
+       {"\"wasted loop\"", "\"get_satisfaction\"", "\"desire\"", "\"segment 7\"", "\"read 1\""}) {
     EXPECT_NE(json.find(name), std::string::npos) << name;
   }
 }

@@ -92,7 +92,7 @@ void expect_canonical(const Spans& s) {
 }
 
 Values values_of(const std::set<uint64_t>& set) {
-  return Values(set.begin(), set.end());
+  return {set.begin(), set.end()};
 }
 
 TEST(Spans, RandomOpsMatchASetOfIntegers) {
