@@ -62,7 +62,9 @@ Download::Download(DownloadNode& node, std::vector<Share*> shares, EventualQueue
     : node_(node),
       shares_(std::move(shares)),
       queue_(queue),
-      code_(node.cap().needed_shares, node.cap().total_shares) {}
+      code_(node.cap().needed_shares, node.cap().total_shares) {
+  result_.contents.reserve(node.cap().size);
+}
 
 void Download::start() {
   queue_.eventually([this] { get_segment(0); });
