@@ -264,3 +264,24 @@ TEST(Policies, AllDeliverTheOriginalBytes) {
 
 }  // namespace
 }  // namespace perflab::share
+
+namespace perflab::share {
+namespace {
+
+TEST(EventualQueue, CallsQueuedDuringADrainWaitForTheNextTurn) {
+  EventualQueue queue;
+  std::vector<int> ran;
+  queue.eventually([&] {
+    ran.push_back(1);
+    queue.eventually([&] { ran.push_back(3); });
+  });
+  queue.eventually([&] { ran.push_back(2); });
+  EXPECT_EQ(queue.drain_once(), 2u);
+  EXPECT_EQ(ran, (std::vector<int>{1, 2}));
+  EXPECT_EQ(queue.drain_once(), 1u);
+  EXPECT_EQ(ran, (std::vector<int>{1, 2, 3}));
+  EXPECT_TRUE(queue.empty());
+}
+
+}  // namespace
+}  // namespace perflab::share
