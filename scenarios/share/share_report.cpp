@@ -18,7 +18,9 @@ std::string mean_ci(const std::vector<double>& values, const char* format) {
   auto s = stats::summarize(values);
   double half = (s.ci95_high - s.ci95_low) / 2;
   std::string out = format_printf(format, s.mean);
-  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) out += " ± " + format_printf(format, half);
+  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
+    out += " ± " + format_printf(std::string(format) == "%.0f" ? format : "%.2g", half);
+  }
   return out;
 }
 
