@@ -9,6 +9,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
+  libssl-dev   # OpenSSL libcrypto: SHA-256 hash trees of the share study
   python3 python3-pandas python3-matplotlib python3-pytest
   jgit-cli libjgit-java   # the real JARs of the prefetch workload (scenarios/prefetch/data/jgit-clone.classpath):
   libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java

@@ -1,0 +1,116 @@
+// Systematic Reed-Solomon over GF(2^8) (see erasure.h): log/exp tables for the field, Gauss-Jordan
+// inversion of the k x k matrix of the shares received.
+#include "models/share/erasure.h"
+
+#include <array>
+
+namespace perflab::share {
+namespace {
+
+struct Field {
+  std::array<uint8_t, 512> exp{};
+  std::array<int, 256> log{};
+  Field() {
+    int x = 1;
+    for (int i = 0; i < 255; ++i) {
+      exp[static_cast<size_t>(i)] = static_cast<uint8_t>(x);
+      log[static_cast<size_t>(x)] = i;
+      x <<= 1;
+      if (x & 0x100) x ^= 0x11d;
+    }
+    for (size_t i = 255; i < 512; ++i) exp[i] = exp[i - 255];
+  }
+  uint8_t mul(uint8_t a, uint8_t b) const {
+    if (a == 0 || b == 0) return 0;
+    return exp[static_cast<size_t>(log[a]) + static_cast<size_t>(log[b])];
+  }
+  uint8_t inv(uint8_t a) const { return exp[static_cast<size_t>(255 - log[a])]; }
+};
+
+const Field& field() {
+  static const Field instance;
+  return instance;
+}
+
+// out ^= c * in, byte by byte, through a 256-entry product table for c.
+void mul_add(std::string& out, const std::string& in, uint8_t c) {
+  if (c == 0) return;
+  std::array<uint8_t, 256> table{};
+  for (int v = 0; v < 256; ++v) table[static_cast<size_t>(v)] = field().mul(c, static_cast<uint8_t>(v));
+  for (size_t b = 0; b < in.size(); ++b) {
+    out[b] = static_cast<char>(static_cast<uint8_t>(out[b]) ^ table[static_cast<uint8_t>(in[b])]);
+  }
+}
+
+}  // namespace
+
+ErasureCode::ErasureCode(int k, int n) : k_(k), n_(n) {}
+
+uint8_t ErasureCode::coefficient(int share, int slice) const {
+  if (share < k_) return share == slice ? 1 : 0;
+  // Cauchy rows: 1 / (x_share + y_slice) with x in [k, n) and y in [0, k) distinct, so never zero.
+  return field().inv(static_cast<uint8_t>(share ^ slice));
+}
+
+std::vector<std::string> ErasureCode::encode(const std::string& segment) const {
+  size_t block_size = segment.size() / static_cast<size_t>(k_);
+  std::vector<std::string> slices;
+  slices.reserve(static_cast<size_t>(k_));
+  for (int j = 0; j < k_; ++j)
+    slices.push_back(segment.substr(static_cast<size_t>(j) * block_size, block_size));
+  std::vector<std::string> blocks(slices.begin(), slices.end());
+  for (int i = k_; i < n_; ++i) {
+    std::string block(block_size, '\0');
+    for (int j = 0; j < k_; ++j) mul_add(block, slices[static_cast<size_t>(j)], coefficient(i, j));
+    blocks.push_back(std::move(block));
+  }
+  return blocks;
+}
+
+Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks) const {
+  if (static_cast<int>(blocks.size()) < k_) {
+    return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " +
+                         std::to_string(blocks.size()));
+  }
+  std::vector<int> rows;
+  std::vector<const std::string*> inputs;
+  for (const auto& [share, block] : blocks) {
+    if (static_cast<int>(rows.size()) == k_) break;
+    if (share < 0 || share >= n_) return Status::Error("decode: share number out of range");
+    rows.push_back(share);
+    inputs.push_back(&block);
+  }
+  auto k = static_cast<size_t>(k_);
+  // matrix = the rows of the received shares, augmented with the identity, reduced to [I | inverse].
+  std::vector<std::vector<uint8_t>> m(k, std::vector<uint8_t>(2 * k, 0));
+  for (size_t r = 0; r < k; ++r) {
+    for (size_t c = 0; c < k; ++c) m[r][c] = coefficient(rows[r], static_cast<int>(c));
+    m[r][k + r] = 1;
+  }
+  for (size_t col = 0; col < k; ++col) {
+    size_t pivot = col;
+    while (pivot < k && m[pivot][col] == 0) ++pivot;
+    if (pivot == k) return Status::Error("decode: singular matrix (duplicate shares?)");
+    std::swap(m[pivot], m[col]);
+    uint8_t scale = field().inv(m[col][col]);
+    for (auto& v : m[col]) v = field().mul(v, scale);
+    for (size_t r = 0; r < k; ++r) {
+      if (r == col || m[r][col] == 0) continue;
+      uint8_t factor = m[r][col];
+      for (size_t c = 0; c < 2 * k; ++c) m[r][c] ^= field().mul(factor, m[col][c]);
+    }
+  }
+  size_t block_size = inputs[0]->size();
+  std::string segment;
+  for (size_t j = 0; j < k; ++j) {
+    std::string slice(block_size, '\0');
+    for (size_t r = 0; r < k; ++r) {
+      if (inputs[r]->size() != block_size) return Status::Error("decode: blocks of different sizes");
+      mul_add(slice, *inputs[r], m[j][k + r]);
+    }
+    segment += slice;
+  }
+  return segment;
+}
+
+}  // namespace perflab::share

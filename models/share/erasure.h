@@ -1,0 +1,29 @@
+// A systematic Reed-Solomon code over GF(2^8), standing in for zfec: share i < k holds the i-th slice of
+// the (padded) segment, share i >= k a Cauchy-matrix combination of the slices; any k distinct shares
+// decode. Erasure coding is not what the study measures (decoding is charged as CPU per byte by the
+// driver); it is here so that a download from any k shares yields the original bytes.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+
+namespace perflab::share {
+
+class ErasureCode {
+ public:
+  ErasureCode(int k, int n);  // 1 <= k <= n <= 256
+  // `segment` has a length that is a multiple of k; returns n blocks of segment.size() / k bytes.
+  std::vector<std::string> encode(const std::string& segment) const;
+  // Any k blocks by share number (all of one length) -> the segment they encode.
+  Result<std::string> decode(const std::map<int, std::string>& blocks) const;
+
+ private:
+  uint8_t coefficient(int share, int slice) const;
+  int k_;
+  int n_;
+};
+
+}  // namespace perflab::share

@@ -1,0 +1,106 @@
+// SegmentFetcher and Download (see fetcher.h).
+#include "models/share/fetcher.h"
+
+#include <algorithm>
+
+namespace perflab::share {
+
+SegmentFetcher::SegmentFetcher(Download& download, uint64_t segnum, std::vector<Share*> shares)
+    : download_(download), segnum_(segnum), unused_(std::move(shares)) {
+  std::sort(unused_.begin(), unused_.end(), [](const Share* a, const Share* b) {
+    return a->dyhb_rtt() != b->dyhb_rtt() ? a->dyhb_rtt() < b->dyhb_rtt() : a->shnum() < b->shnum();
+  });
+}
+
+void SegmentFetcher::start() {
+  download_.queue().eventually([this] { loop(); });
+}
+
+void SegmentFetcher::stop() {
+  running_ = false;
+  for (auto& [shnum, entry] : active_) entry.first->cancel(entry.second);  // _cancel_all_requests
+  active_.clear();
+}
+
+void SegmentFetcher::loop() {
+  if (!running_) return;
+  const auto k = static_cast<size_t>(download_.k());
+  while (active_.size() + blocks_.size() < k) {
+    auto next = std::find_if(unused_.begin(), unused_.end(), [&](Share* share) {
+      return share->is_alive() && blocks_.count(share->shnum()) == 0 && active_.count(share->shnum()) == 0;
+    });
+    if (next == unused_.end()) {
+      if (active_.empty()) {
+        stop();
+        download_.fetch_failed("ran out of shares for segment " + std::to_string(segnum_) + ": " +
+                               std::to_string(blocks_.size()) + " of " + std::to_string(k) + " blocks");
+      }
+      return;  // outstanding requests may yet complete
+    }
+    Share* share = *next;
+    unused_.erase(next);
+    int handle = share->get_block(segnum_, [this, share](BlockState state, const std::string* block) {
+      block_activity(share, state, block);
+    });
+    active_[share->shnum()] = {share, handle};
+  }
+  if (blocks_.size() >= k) {
+    auto blocks = std::move(blocks_);
+    stop();
+    download_.process_blocks(segnum_, blocks);
+  }
+}
+
+void SegmentFetcher::block_activity(Share* share, BlockState state, const std::string* block) {
+  if (!running_) return;
+  active_.erase(share->shnum());
+  if (state == BlockState::kComplete) blocks_[share->shnum()] = *block;
+  download_.queue().eventually([this] { loop(); });
+}
+
+Download::Download(DownloadNode& node, std::vector<Share*> shares, EventualQueue& queue)
+    : node_(node),
+      shares_(std::move(shares)),
+      queue_(queue),
+      code_(node.cap().needed_shares, node.cap().total_shares) {
+  result_.contents.reserve(node.cap().size);
+}
+
+void Download::start() {
+  queue_.eventually([this] { get_segment(0); });
+}
+
+void Download::get_segment(uint64_t segnum) {
+  if (segment_hook) segment_hook(segnum, true);
+  fetcher_ = std::make_unique<SegmentFetcher>(*this, segnum, shares_);
+  fetcher_->start();
+}
+
+void Download::process_blocks(uint64_t segnum, const std::map<int, std::string>& blocks) {
+  auto decoded = code_.decode(blocks);
+  if (!decoded.ok()) return fetch_failed(decoded.status().message());
+  std::string segment = std::move(decoded).value();
+  if (decode_hook) decode_hook(segment.size());
+  const Sizes& sizes = node_.sizes();
+  if (segnum + 1 == sizes.num_segments) segment.resize(sizes.tail_segment_size);
+  Status valid = node_.check_segment(segnum, segment);
+  if (!valid.ok()) return fetch_failed("segment " + std::to_string(segnum) + ": " + valid.message());
+  queue_.eventually([this, segnum, segment = std::move(segment)] { deliver(segnum, segment); });
+}
+
+void Download::deliver(uint64_t segnum, const std::string& segment) {
+  result_.contents += segment;
+  ++result_.segments;
+  if (segment_hook) segment_hook(segnum, false);
+  if (segnum + 1 < node_.sizes().num_segments) {
+    queue_.eventually([this, segnum] { get_segment(segnum + 1); });
+  } else {
+    result_.done = true;
+  }
+}
+
+void Download::fetch_failed(const std::string& why) {
+  if (result_.error.empty()) result_.error = why;
+}
+
+}  // namespace perflab::share

@@ -1,0 +1,68 @@
+// Merkle trees as in allmydata/hashtree.py: a complete binary tree in an array, node i's children at 2i+1
+// and 2i+2, P = leaves rounded up to a power of two, 2P-1 nodes; padding leaves are empty_leaf_hash(i).
+//   HashTree            built from all the leaves (the uploader's side: what a share stores).
+//   IncompleteHashTree  the downloader's side: starts empty, needed_hashes(leaf, include_leaf) names the
+//                       nodes still missing to validate a leaf, set_hashes() stores nodes and leaves,
+//                       computes every parent it can and rejects (and forgets) the whole batch when a
+//                       computed parent disagrees with a stored one (BadHashError) or a node cannot be
+//                       checked because its sibling is missing (NotEnoughHashesError).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+#include "models/share/op_counter.h"
+
+namespace perflab::share {
+
+size_t roundup_pow2(size_t x);
+size_t tree_parent(size_t i);
+size_t tree_sibling(size_t i);
+std::vector<size_t> needed_for(size_t i);  // the sibling chain from node i up to (not including) the root
+
+class HashTree {
+ public:
+  explicit HashTree(const std::vector<std::string>& leaves);
+  const std::string& operator[](size_t i) const { return nodes_[i]; }
+  size_t size() const { return nodes_.size(); }
+  size_t first_leaf_num() const { return first_leaf_num_; }
+  std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false) const;
+
+ private:
+  std::vector<std::string> nodes_;
+  size_t first_leaf_num_;
+};
+
+class IncompleteHashTree {
+ public:
+  enum class Failure { kNone, kBadHash, kNotEnoughHashes };
+
+  explicit IncompleteHashTree(size_t num_leaves);
+  size_t num_leaves() const { return num_leaves_; }
+  size_t size() const { return nodes_.size(); }
+  size_t first_leaf_num() const { return first_leaf_num_; }
+  bool has(size_t i) const { return nodes_[i].has_value(); }
+  const std::optional<std::string>& node(size_t i) const { return nodes_[i]; }
+  const std::optional<std::string>& leaf(size_t leaf) const { return nodes_[first_leaf_num_ + leaf]; }
+
+  // The nodes not yet known that validating `leaf` needs (never the root).
+  std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false, OpCounter* ops = nullptr) const;
+  // Stores `hashes` (by node index) and `leaves` (by leaf number) if all of them check; else nothing.
+  Status set_hashes(const std::map<size_t, std::string>& hashes,
+                    const std::map<size_t, std::string>& leaves = {}, OpCounter* ops = nullptr);
+  Failure last_failure() const { return last_failure_; }
+
+ private:
+  Status fail(Failure failure, std::string message);
+  std::vector<std::optional<std::string>> nodes_;
+  size_t num_leaves_;
+  size_t first_leaf_num_;
+  Failure last_failure_ = Failure::kNone;
+};
+
+}  // namespace perflab::share

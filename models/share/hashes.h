@@ -1,0 +1,25 @@
+// Tahoe's tagged SHA-256d hashes (allmydata/util/hashutil.py) on OpenSSL libcrypto: every hash in a share
+// (block hashes, the block/ciphertext/share hash trees, the URI extension block hash) is one of these.
+//   tagged_hash(tag, data)   = SHA256(SHA256(netstring(tag) + data))
+//   tagged_pair_hash(tag, a, b) = tagged_hash(tag, netstring(a) + netstring(b))
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace perflab::share {
+
+constexpr size_t kHashSize = 32;
+
+std::string netstring(std::string_view data);  // "<len>:<data>,"
+std::string sha256d(std::string_view data);
+std::string tagged_hash(std::string_view tag, std::string_view data);
+std::string tagged_pair_hash(std::string_view tag, std::string_view a, std::string_view b);
+
+std::string block_hash(std::string_view block);            // leaf of a block hash tree
+std::string crypttext_segment_hash(std::string_view seg);  // leaf of the ciphertext hash tree
+std::string uri_extension_hash(std::string_view ueb);      // what the read cap carries
+std::string merkle_pair_hash(std::string_view left, std::string_view right);
+std::string empty_leaf_hash(size_t index);
+
+}  // namespace perflab::share

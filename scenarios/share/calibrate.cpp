@@ -1,0 +1,102 @@
+// Micro engine driver: the two costs of cpu = "measured", timed on the real code.
+//   workload = "loop":   redundant loop() passes. A share asks for segment 0 of the point's file from a
+//                        server that never answers; every further loop() finds nothing new and recomputes
+//                        the same desire bitmap over the pending reads — exactly the pass the coalescing
+//                        fix removes. ns_per_op = time / counted span operations.
+//   workload = "decode": decoding segment 0 from the last k shares (parity shares when n >= 2k: the
+//                        dearest case) and checking it against the ciphertext hash tree, `passes` times.
+//                        ns_per_byte = time / bytes decoded.
+#include <map>
+#include <memory>
+
+#include "models/share/erasure.h"
+#include "models/share/hashes.h"
+#include "models/share/share.h"
+#include "scenarios/share/share_study.h"
+
+namespace perflab::share_study {
+namespace {
+
+class SilentBucket : public share::RemoteBucket {
+ public:
+  void read(uint64_t, uint64_t, std::function<void(std::string)>) override {}
+  void readv(std::vector<share::Span>, std::function<void(std::vector<std::string>)>) override {}
+};
+
+struct Bench {
+  explicit Bench(const share::EncodedFile& file, share::LoopPolicy policy)
+      : node(file.cap), share(node, 0, bucket, queue, policy, 0) {
+    share.get_block(0, [](share::BlockState, const std::string*) {});
+    queue.drain_once();  // the first pass sends the reads; they stay pending
+  }
+  share::DownloadNode node;
+  SilentBucket bucket;
+  share::EventualQueue queue;
+  share::Share share;
+};
+
+}  // namespace
+
+Result<MicroWorkload> setup_decode(const std::shared_ptr<const share::EncodedFile>& file, int64_t passes) {
+  const share::EncodedFile& f = *file;
+  const int k = f.cap.needed_shares;
+  const int n = f.cap.total_shares;
+  std::map<int, std::string> blocks;
+  for (int sh = n - k; sh < n; ++sh) {
+    blocks[sh] = f.shares[static_cast<size_t>(sh)].substr(
+        f.offsets.data, f.sizes.num_segments == 1 ? f.sizes.tail_block_size : f.sizes.block_size);
+  }
+  auto code = std::make_shared<share::ErasureCode>(k, n);
+  MicroWorkload micro;
+  micro.run = [code, blocks, passes] {
+    double bytes = 0;
+    for (int64_t i = 0; i < passes; ++i) {
+      auto segment = code->decode(blocks);
+      if (!segment.ok() || share::crypttext_segment_hash(*segment).size() != share::kHashSize) break;
+      bytes += static_cast<double>(segment->size());
+    }
+    return Metrics{{"bytes_decoded", bytes}};
+  };
+  micro.report = [passes](double seconds, const Metrics& counters) {
+    double bytes = counters.count("bytes_decoded") ? counters.at("bytes_decoded") : 0;
+    return Metrics{{"seconds", seconds},
+                   {"span_ops", 0},
+                   {"ns_per_op", 0},
+                   {"us_per_pass", seconds * 1e6 / static_cast<double>(passes)},
+                   {"ns_per_byte", bytes > 0 ? seconds * 1e9 / bytes : 0}};
+  };
+  return micro;
+}
+
+Result<MicroWorkload> setup_calibration(const Params& params) {
+  auto file = encoded_file(params);
+  if (!file.ok()) return file.status();
+  if (params.string("workload") == "decode") return setup_decode(*file, params.integer("passes"));
+  auto policy = share::parse_loop_policy(params.string("loop"));
+  if (!policy.ok()) return policy.status();
+  const int64_t passes = params.integer("passes");
+  auto bench = std::make_shared<std::unique_ptr<Bench>>();
+  MicroWorkload micro;
+  micro.set_up = [=] {
+    *bench = std::make_unique<Bench>(**file, *policy);
+    return Status::OK();
+  };
+  micro.run = [bench, passes] {
+    Bench& b = **bench;
+    uint64_t before = b.share.stats().span_ops;
+    for (int64_t i = 0; i < passes; ++i) b.share.loop();
+    return Metrics{{"span_ops", static_cast<double>(b.share.stats().span_ops - before)}};
+  };
+  micro.tear_down = [bench] { bench->reset(); };
+  micro.report = [passes](double seconds, const Metrics& counters) {
+    double ops = counters.count("span_ops") ? counters.at("span_ops") : 0;
+    return Metrics{{"seconds", seconds},
+                   {"span_ops", ops},
+                   {"ns_per_op", ops > 0 ? seconds * 1e9 / ops : 0},
+                   {"us_per_pass", seconds * 1e6 / static_cast<double>(passes)},
+                   {"ns_per_byte", 0}};
+  };
+  return micro;
+}
+
+}  // namespace perflab::share_study

@@ -1,0 +1,315 @@
+// Sim engine driver: one immutable download on SimGrid, with Twisted/Foolscap event-loop semantics.
+//
+// Hosts: the client (the star's hub) and n storage servers, one share each. The client is one actor, the
+// reactor; every turn it
+//   1. drains the eventual-send queue once (Foolscap's eventually(): Share.loop(), the fetcher's loop,
+//      segment delivery); anything queued meanwhile waits for the next turn;
+//   2. writes out the reads queued during the turn: one message per server (Foolscap sends the calls of
+//      one turn together on the connection);
+//   3. runs one I/O pass: every reply batch that has arrived (at this instant, or within poll_window of
+//      the first when it had to wait) has its callbacks run synchronously — the data is stored and
+//      schedule_loop() is called, as Share._got_data and _trigger_loop do over TCP.
+// A server answers a batch of reads in one turn and returns the replies in one message, so the replies
+// to one loop()'s reads arrive together. Before the download, a DYHB query to every server gives the
+// round-trip times the fetcher sorts shares by.
+// CPU: every loop() is charged its counted span operations x the calibration's cost per operation, each
+// decoded segment its bytes x the cost per byte (sleep_for on the reactor: one CPU, as in Tahoe).
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/share/fetcher.h"
+#include "models/share/share.h"
+#include "scenarios/share/share_study.h"
+#include "sim/sim_world.h"
+#include "sim/timeline.h"
+
+namespace perflab::share_study {
+namespace {
+
+namespace s4u = simgrid::s4u;
+using share::Span;
+
+constexpr double kCallBytes = 64;   // a Foolscap remote call: method name, arguments, framing
+constexpr double kReplyBytes = 32;  // a reply's framing besides the data
+
+// One remote read()/readv() and, once the server has answered, its data.
+struct Read {
+  std::vector<Span> spans;
+  std::vector<std::string> data;
+  std::function<void(std::vector<std::string>)> on_reply;
+  double sent_at = 0;
+};
+
+struct Batch {
+  int server = 0;
+  std::vector<Read> reads;
+  bool dyhb = false;  // a "do you have block?" query
+  double sent_at = 0;
+};
+
+class Reactor;
+
+// The client's remote reference to one server's bucket: reads wait in the reactor until the turn ends.
+class SimBucket : public share::RemoteBucket {
+ public:
+  SimBucket(Reactor& reactor, int server) : reactor_(reactor), server_(server) {}
+  void read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) override;
+  void readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) override;
+
+ private:
+  Reactor& reactor_;
+  int server_;
+};
+
+struct Costs {
+  double seconds_per_op;
+  double seconds_per_byte;
+};
+
+struct Totals {
+  double cpu_s = 0;
+  double wasted_cpu_s = 0;
+  double done_at = 0;
+};
+
+class Reactor {
+ public:
+  Reactor(SimWorld& world, int servers, double poll_window, Costs costs)
+      : world_(world), poll_window_(poll_window), costs_(costs), outgoing_(static_cast<size_t>(servers)) {}
+
+  void queue_read(int server, Read read) {
+    outgoing_[static_cast<size_t>(server)].push_back(std::move(read));
+  }
+  share::EventualQueue& queue() { return queue_; }
+
+  // The DYHB round: one query per server, all in flight at once; returns each server's round-trip time.
+  std::vector<double> dyhb() {
+    std::vector<double> rtt(outgoing_.size(), 0);
+    double start = SimWorld::now();
+    for (size_t s = 0; s < outgoing_.size(); ++s) {
+      auto batch = std::make_unique<Batch>();
+      batch->server = static_cast<int>(s);
+      batch->dyhb = true;
+      world_.post(server_box(static_cast<int>(s)), std::move(batch), kCallBytes);
+    }
+    for (size_t got = 0; got < outgoing_.size(); ++got) {
+      auto reply = SimWorld::receive<Batch>(client_box());
+      rtt[static_cast<size_t>(reply->server)] = SimWorld::now() - start;
+    }
+    return rtt;
+  }
+
+  // Runs turns until the download is over (or nothing can move it any more).
+  void run(const share::Download& download) {
+    while (!download.result().done && download.result().error.empty()) {
+      if (!queue_.empty()) queue_.drain_once();
+      flush();
+      if (queue_.empty() && in_flight_ == 0) break;  // stalled: reported by the caller
+      io_pass(/*block=*/queue_.empty());
+    }
+  }
+
+  void charge(double seconds) {
+    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
+  }
+  Timeline* timeline() const { return world_.timeline(); }
+  const Costs& costs() const { return costs_; }
+
+  static s4u::Mailbox* client_box() { return s4u::Mailbox::by_name("client"); }
+  static s4u::Mailbox* server_box(int s) { return s4u::Mailbox::by_name("server-" + std::to_string(s)); }
+
+ private:
+  void flush() {
+    for (size_t s = 0; s < outgoing_.size(); ++s) {
+      if (outgoing_[s].empty()) continue;
+      auto batch = std::make_unique<Batch>();
+      batch->server = static_cast<int>(s);
+      batch->reads = std::move(outgoing_[s]);
+      outgoing_[s].clear();
+      batch->sent_at = SimWorld::now();
+      double bytes = kCallBytes * static_cast<double>(batch->reads.size());
+      ++in_flight_;
+      world_.post(server_box(static_cast<int>(s)), std::move(batch), bytes);
+    }
+  }
+
+  void io_pass(bool block) {
+    std::vector<std::unique_ptr<Batch>> arrived;
+    if (block) {
+      arrived.push_back(SimWorld::receive<Batch>(client_box()));
+      if (poll_window_ > 0) s4u::this_actor::sleep_for(poll_window_);
+      s4u::this_actor::yield();  // let everything that completes at this instant land
+    }
+    while (client_box()->ready()) arrived.push_back(SimWorld::receive<Batch>(client_box()));
+    for (auto& batch : arrived) {
+      --in_flight_;
+      for (Read& read : batch->reads) {
+        if (timeline() != nullptr) {
+          uint64_t bytes = 0;
+          for (const auto& d : read.data) bytes += d.size();
+          timeline()->span("server-" + std::to_string(batch->server),
+                           "read " + std::to_string(read.spans.size()), read.sent_at, SimWorld::now(),
+                           "[" + std::to_string(read.spans.front().start) + ":+" +
+                               std::to_string(read.spans.front().length) + "] " + std::to_string(bytes) +
+                               " B");
+        }
+        read.on_reply(std::move(read.data));
+      }
+    }
+  }
+
+  SimWorld& world_;
+  double poll_window_;
+  Costs costs_;
+  share::EventualQueue queue_;
+  std::vector<std::vector<Read>> outgoing_;
+  int in_flight_ = 0;
+};
+
+void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) {
+  Read read;
+  read.spans = {Span{start, length}};
+  read.on_reply = [on_reply = std::move(on_reply)](std::vector<std::string> data) {
+    on_reply(std::move(data.at(0)));
+  };
+  read.sent_at = SimWorld::now();
+  reactor_.queue_read(server_, std::move(read));
+}
+
+void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) {
+  Read read;
+  read.spans = std::move(spans);
+  read.on_reply = std::move(on_reply);
+  read.sent_at = SimWorld::now();
+  reactor_.queue_read(server_, std::move(read));
+}
+
+// A storage server: answers each batch of reads in one turn, all the replies in one message.
+void serve(SimWorld& world, int server, const std::string& share) {
+  s4u::Actor::self()->daemonize();
+  auto* inbox = Reactor::server_box(server);
+  for (;;) {
+    auto batch = SimWorld::receive<Batch>(inbox);
+    double bytes = kReplyBytes;
+    for (Read& read : batch->reads) {
+      for (const Span& span : read.spans) {
+        std::string data = span.start < share.size() ? share.substr(span.start, span.length) : std::string();
+        bytes += kReplyBytes + static_cast<double>(data.size());
+        read.data.push_back(std::move(data));
+      }
+    }
+    world.post(Reactor::client_box(), std::move(batch), bytes);
+  }
+}
+
+}  // namespace
+
+Result<Metrics> run_download(const RunContext& context) {
+  const Params& p = context.params;
+  auto file = encoded_file(p);
+  if (!file.ok()) return file.status();
+  auto policy = share::parse_loop_policy(p.string("loop"));
+  if (!policy.ok()) return policy.status();
+  const int n = static_cast<int>(p.integer("n"));
+  CpuCosts cpu = cpu_costs(p);
+  Costs costs{cpu.seconds_per_op, cpu.seconds_per_byte};
+
+  std::vector<std::string> hosts = {"client"};
+  for (int s = 0; s < n; ++s) hosts.push_back("server-" + std::to_string(s));
+  SimWorld world(context, hosts);
+  Reactor reactor(world, n, p.real("poll_window"), costs);
+  Totals totals;
+  share::DownloadNode node((*file)->cap);
+  std::vector<std::unique_ptr<SimBucket>> buckets;
+  std::vector<std::unique_ptr<share::Share>> shares;
+  std::string stall;
+
+  s4u::Actor::create("client", world.host("client"), [&] {
+    Reactor::client_box()->set_receiver(s4u::Actor::self());
+    std::vector<double> rtt = reactor.dyhb();
+    std::vector<share::Share*> in_use;
+    uint64_t segment = 0;
+    double segment_started = 0;
+    for (int s = 0; s < n; ++s) {
+      buckets.push_back(std::make_unique<SimBucket>(reactor, s));
+      shares.push_back(std::make_unique<share::Share>(node, s, *buckets.back(), reactor.queue(), *policy,
+                                                      rtt[static_cast<size_t>(s)]));
+      share::Share* sh = shares.back().get();
+      sh->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {
+        double start = SimWorld::now();
+        double satisfy = static_cast<double>(report.satisfaction_ops) * reactor.costs().seconds_per_op;
+        double desire = static_cast<double>(report.desire_ops) * reactor.costs().seconds_per_op;
+        reactor.charge(satisfy + desire);
+        totals.cpu_s += satisfy + desire;
+        if (report.wasted) totals.wasted_cpu_s += satisfy + desire;
+        if (Timeline* t = reactor.timeline()) {
+          std::string track = "sh" + std::to_string(s) + " loop";
+          std::string detail = "segment " + std::to_string(segment);
+          t->span(track, report.wasted ? "wasted loop" : "loop", start, start + satisfy + desire, detail);
+          t->span(track + " passes", "get_satisfaction", start, start + satisfy, detail);
+          t->span(track + " passes", "desire", start + satisfy, start + satisfy + desire, detail);
+        }
+      });
+      in_use.push_back(sh);
+    }
+    share::Download download(node, in_use, reactor.queue());
+    download.decode_hook = [&reactor](uint64_t bytes) {
+      double start = SimWorld::now();
+      reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
+      if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, SimWorld::now());
+    };
+    download.segment_hook = [&](uint64_t segnum, bool started) {
+      if (started) {
+        segment = segnum;
+        segment_started = SimWorld::now();
+      } else if (Timeline* t = reactor.timeline()) {
+        t->span("segments", "segment " + std::to_string(segnum), segment_started, SimWorld::now());
+      }
+    };
+    download.start();
+    reactor.run(download);
+    const auto& result = download.result();
+    if (!result.error.empty()) {
+      stall = result.error;
+    } else if (!result.done) {
+      stall = "the download stalled: no loop queued and no read in flight";
+    } else if (result.contents != (*file)->contents) {
+      stall = "the downloaded bytes differ from the file";
+    }
+    totals.done_at = SimWorld::now();
+    Reactor::client_box()->set_receiver(nullptr);
+  });
+  for (int s = 0; s < n; ++s) {
+    const std::string& bytes = (*file)->shares[static_cast<size_t>(s)];
+    s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
+                       [&world, s, &bytes] { serve(world, s, bytes); });
+  }
+  world.run();
+  if (!stall.empty()) return Status::Error(stall);
+
+  share::ShareStats sum;
+  for (const auto& sh : shares) {
+    const auto& st = sh->stats();
+    sum.loop_calls += st.loop_calls;
+    sum.wasted_loops += st.wasted_loops;
+    sum.desire_calls += st.desire_calls;
+    sum.reads += st.reads;
+    sum.remote_calls += st.remote_calls;
+    sum.bytes_read += st.bytes_read;
+    sum.span_ops += st.span_ops;
+  }
+  return Metrics{{"loop_calls", static_cast<double>(sum.loop_calls)},
+                 {"wasted_loops", static_cast<double>(sum.wasted_loops)},
+                 {"desire_calls", static_cast<double>(sum.desire_calls)},
+                 {"reads", static_cast<double>(sum.reads)},
+                 {"remote_calls", static_cast<double>(sum.remote_calls)},
+                 {"bytes_read", static_cast<double>(sum.bytes_read)},
+                 {"span_ops", static_cast<double>(sum.span_ops)},
+                 {"cpu_s", totals.cpu_s},
+                 {"wasted_cpu_s", totals.wasted_cpu_s},
+                 {"duration_s", totals.done_at}};
+}
+
+}  // namespace perflab::share_study

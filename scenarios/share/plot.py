@@ -1,0 +1,93 @@
+"""Plots of the share study: the headline (loop() calls and download time, eager vs coalesced, beside the
+ticket), the k sweep (download time and loop() calls against k per policy), and the ticket's
+candlestick picture — time spent in wasted loop() passes per segment — from the committed timeline."""
+import json
+from pathlib import Path
+
+from perflab_plots import errorbar, plt, pd, reference, save
+
+
+def plot_headline(summary: Path) -> Path:
+    frame = pd.read_csv(summary)
+    ticket = reference("share").set_index("loop")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    policies = ["eager", "coalesced"]
+    width = 0.27
+    for ax, metric, title in zip(axes, ["loop_calls", "duration_s"], ["loop() calls", "download time (s)"]):
+        for i, cpu in enumerate(["tahoe-1.9", "measured"]):
+            rows = frame[frame["cpu"] == cpu].set_index("loop").loc[policies]
+            mean = rows[f"{metric}_mean"]
+            err = [mean - rows[f"{metric}_ci95_low"], rows[f"{metric}_ci95_high"] - mean]
+            ax.bar([x + (i - 1) * width for x in range(2)], mean, width, yerr=err, capsize=3,
+                   label=f"perflab, cpu = {cpu}")
+        ax.bar([x + width for x in range(2)], ticket.loc[policies, metric], width, label="ticket #1268",
+               hatch="//", color="lightgray", edgecolor="gray")
+        ax.set_xticks(range(2), ["before (eager)", "after (coalesced)"])
+        ax.set_title(title)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.25)
+        ax.legend(fontsize=8, loc="upper center", ncol=3)
+    fig.suptitle("Tahoe-LAFS #1268: 12 MiB, k = 3, N = 10, 128 KiB segments, LAN")
+    return save(fig, summary)
+
+
+def plot_k_sweep(summary: Path) -> Path:
+    frame = pd.read_csv(summary)
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    segments = [s for s in ["128KiB", "1MiB"] if s in set(frame["segment_size"])]
+    for col, segment in enumerate(segments):
+        part = frame[frame["segment_size"] == segment]
+        for row, (metric, title) in enumerate([("duration_s", "download time (s)"), ("loop_calls", "loop() calls")]):
+            ax = axes[row][col]
+            for policy, style in [("eager", {}), ("coalesced", {"linewidth": 4, "alpha": 0.5}),
+                                  ("readv", {"linestyle": "--"})]:
+                rows = part[part["loop"] == policy].sort_values("k")
+                errorbar(ax, rows["k"], rows, metric, policy, **style)
+            ax.set_xlabel("k (shares read per segment; linear axis)")
+            ax.set_title(f"{title}, segments of {segment}")
+            ax.set_xticks([3, 10, 30, 60])
+            ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+            ax.legend()
+    fig.suptitle(f"{summary.name.split('.')[0]}: 12 MiB, cpu = tahoe-1.9")
+    return save(fig, summary)
+
+
+def plot_candlesticks(timeline: Path) -> Path:
+    """Time in wasted loop() passes per segment (the ticket's picture: max at segment 0, then NUMSEGS/2,
+    then NUMSEGS/4 and 3*NUMSEGS/4 ..., zero for odd segments)."""
+    events = json.loads(timeline.read_text())["traceEvents"]
+    wasted = {}
+    for event in events:
+        if event.get("ph") == "X" and event.get("name") == "wasted loop":
+            segment = int(event["args"]["detail"].split()[-1])
+            wasted[segment] = wasted.get(segment, 0.0) + event["dur"] / 1000.0  # us -> ms
+    segments = sorted({int(e["name"].split()[-1]) for e in events
+                       if e.get("ph") == "X" and e.get("name", "").startswith("segment ")})
+    fig, ax = plt.subplots(figsize=(11, 4))
+    ax.bar(segments, [wasted.get(s, 0.0) for s in segments], color="goldenrod")
+    ax.set_xlabel("segment")
+    ax.set_ylabel("CPU in wasted loop() passes (ms)")
+    ax.set_title("eager Share.loop(), 12 MiB, k = 3, cpu = tahoe-1.9: waste after segments that need many hash nodes")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    out = timeline.with_name("share-download-12mib-candlesticks.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot(results: Path) -> list:
+    """Draws the pictures of results/share/; returns the files written."""
+    out = []
+    headline = results / "share-download-12mib.summary.csv"
+    if headline.exists():
+        out.append(plot_headline(headline))
+    for name in ["share-k-sweep", "share-k-sweep-wan"]:
+        summary = results / f"{name}.summary.csv"
+        if summary.exists():
+            out.append(plot_k_sweep(summary))
+    timeline = results / "share-download-12mib-eager.timeline.json"
+    if timeline.exists():
+        out.append(plot_candlesticks(timeline))
+    return out
