@@ -71,7 +71,7 @@ def plot_candlesticks(timeline: Path) -> Path:
     ax.set_title("eager Share.loop(), 12 MiB, k = 3, cpu = tahoe-1.9: waste after segments that need many hash nodes")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    out = timeline.with_name("share-download-12mib-candlesticks.png")
+    out = timeline.with_name("share-download-12mib.candlesticks.png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out

@@ -35,7 +35,7 @@ std::string ratio(double after, double before) {
 }  // namespace
 
 std::string headline_report(const RunTable& table) {
-  if (table.scenario->engine != "sim") return "";
+  if (table.scenario->engine != Engine::kSim) return "";
   auto reference = ReferenceTable::ForStudy("share");
   if (!reference.ok()) return "(no ticket table: " + reference.status().message() + ")\n";
   const ReferenceTable& ticket = *reference;

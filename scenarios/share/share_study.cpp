@@ -74,59 +74,34 @@ Study share_study() {
   study.description =
       "Tahoe-LAFS immutable download: eager vs coalesced Share.loop() (ticket #1268) on real shares";
   study.params = {
-      {"file_size", ParamType::kSize, "\"12MiB\"", "bytes of the file downloaded", {}, 0},
-      {"k", ParamType::kInt, "3", "shares needed to decode (needed_shares)", {}, 0},
-      {"n", ParamType::kInt, "10", "shares stored, one per storage server (total_shares)", {}, 0},
-      {"segment_size",
-       ParamType::kSize,
-       "\"128KiB\"",
-       "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)",
-       {},
-       0},
-      {"loop", ParamType::kChoice, "\"coalesced\"",
-       "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read per "
-       "loop)",
-       share::loop_policy_names(), 0},
-      {"cpu",
-       ParamType::kChoice,
-       "\"tahoe-1.9\"",
-       "cost of a span operation and of decoding: tahoe-1.9 (from the ticket's figures) or measured (C++ "
-       "here)",
-       {"tahoe-1.9", "measured"},
-       0},
-      {"ns_per_op",
-       ParamType::kReal,
-       "-1",
-       "CPU per counted span operation, ns (-1: the cpu calibration's)",
-       {},
-       -1},
-      {"decode_ns_per_byte",
-       ParamType::kReal,
-       "-1",
-       "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)",
-       {},
-       -1},
-      {"poll_window",
-       ParamType::kDuration,
-       "\"0ms\"",
-       "sim: replies arriving within this window of the first are handled in one I/O pass",
-       {},
-       0,
-       "sim"},
-      {"workload",
-       ParamType::kChoice,
-       "\"loop\"",
-       "micro: what to time: loop (redundant loop() passes: ns_per_op) or decode (a segment: ns_per_byte)",
-       {"loop", "decode"},
-       0,
-       "micro"},
-      {"passes",
-       ParamType::kInt,
-       "2000",
-       "micro: redundant loop() passes, or segment decodes, timed per repetition",
-       {},
-       1,
-       "micro"},
+      size_param("file_size", "12MiB", "bytes of the file downloaded"),
+      int_param("k", "3", "shares needed to decode (needed_shares)"),
+      int_param("n", "10", "shares stored, one per storage server (total_shares)"),
+      size_param("segment_size", "128KiB",
+                 "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)"),
+      choice_param(
+          "loop", "coalesced", share::loop_policy_names(),
+          "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read "
+          "per loop)"),
+      choice_param(
+          "cpu", "tahoe-1.9", {"tahoe-1.9", "measured"},
+          "cost of a span operation and of decoding: tahoe-1.9 (from the ticket's figures) or measured "
+          "(C++ here)"),
+      real_param("ns_per_op", "-1", "CPU per counted span operation, ns (-1: the cpu calibration's)")
+          .at_least(-1),
+      real_param("decode_ns_per_byte", "-1",
+                 "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)")
+          .at_least(-1),
+      duration_param("poll_window", "0ms",
+                     "sim: replies arriving within this window of the first are handled in one I/O pass")
+          .only(Engine::kSim),
+      choice_param("workload", "loop", {"loop", "decode"},
+                   "micro: what to time: loop (redundant loop() passes: ns_per_op) or decode (a segment: "
+                   "ns_per_byte)")
+          .only(Engine::kMicro),
+      int_param("passes", "2000", "micro: redundant loop() passes, or segment decodes, timed per repetition")
+          .at_least(1)
+          .only(Engine::kMicro),
   };
   study.metrics = {
       {"loop_calls", "Share.loop() passes run", true},
