@@ -21,17 +21,6 @@ void LocalBucket::readv(std::vector<Span> spans, std::function<void(std::vector<
   });
 }
 
-ShareStats& operator+=(ShareStats& a, const ShareStats& b) {
-  a.loop_calls += b.loop_calls;
-  a.wasted_loops += b.wasted_loops;
-  a.desire_calls += b.desire_calls;
-  a.satisfaction_calls += b.satisfaction_calls;
-  a.reads += b.reads;
-  a.remote_calls += b.remote_calls;
-  a.bytes_read += b.bytes_read;
-  a.span_ops += b.span_ops;
-  return a;
-}
 
 LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector<std::string>& shares,
                                       const LocalDownloadOptions& options) {

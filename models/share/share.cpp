@@ -353,4 +353,16 @@ void Share::fail(const std::string& why) {
   for (const Request& request : requests) request.observer(BlockState::kDead, nullptr);
 }
 
+ShareStats& operator+=(ShareStats& a, const ShareStats& b) {
+  a.loop_calls += b.loop_calls;
+  a.wasted_loops += b.wasted_loops;
+  a.desire_calls += b.desire_calls;
+  a.satisfaction_calls += b.satisfaction_calls;
+  a.reads += b.reads;
+  a.remote_calls += b.remote_calls;
+  a.bytes_read += b.bytes_read;
+  a.span_ops += b.span_ops;
+  return a;
+}
+
 }  // namespace perflab::share

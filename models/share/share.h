@@ -71,6 +71,7 @@ struct ShareStats {
   uint64_t bytes_read = 0;    // bytes that came back
   uint64_t span_ops = 0;
 };
+ShareStats& operator+=(ShareStats& a, const ShareStats& b);
 
 class Share {
  public:

@@ -290,16 +290,7 @@ Result<Metrics> run_download(const RunContext& context) {
   if (!stall.empty()) return Status::Error(stall);
 
   share::ShareStats sum;
-  for (const auto& sh : shares) {
-    const auto& st = sh->stats();
-    sum.loop_calls += st.loop_calls;
-    sum.wasted_loops += st.wasted_loops;
-    sum.desire_calls += st.desire_calls;
-    sum.reads += st.reads;
-    sum.remote_calls += st.remote_calls;
-    sum.bytes_read += st.bytes_read;
-    sum.span_ops += st.span_ops;
-  }
+  for (const auto& sh : shares) sum += sh->stats();
   return Metrics{{"loop_calls", static_cast<double>(sum.loop_calls)},
                  {"wasted_loops", static_cast<double>(sum.wasted_loops)},
                  {"desire_calls", static_cast<double>(sum.desire_calls)},
