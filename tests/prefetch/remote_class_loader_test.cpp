@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/prefetch/direct_channel.h"
@@ -66,7 +67,8 @@ TEST(PrefetchRemoteClassLoader, DepthZeroIsOneRpcPerClass) {
 // `slow_jars`, which stay downloading.
 class ScriptedChannel : public ClassLoadingChannel {
  public:
-  ScriptedChannel(PrefetchServer& server, std::set<int> slow_jars) : server_(server), slow_jars_(slow_jars) {}
+  ScriptedChannel(PrefetchServer& server, std::set<int> slow_jars)
+      : server_(server), slow_jars_(std::move(slow_jars)) {}
 
   std::vector<SentClass> fetch3(const std::string& name) override {
     std::vector<SentClass> reply = server_.fetch3(name);
