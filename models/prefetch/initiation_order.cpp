@@ -7,7 +7,7 @@
 namespace perflab::prefetch {
 namespace {
 
-struct Tree {
+struct Node {
   std::size_t load = 0;               // index into the log
   std::vector<std::size_t> children;  // indexes into the node table, in log order
 };
@@ -32,7 +32,7 @@ std::optional<TraceOrder> ParseTraceOrder(std::string_view name) {
 
 std::vector<TracedClassLoad> InitiationOrder(const std::vector<TracedClassLoad>& logged,
                                              const ClassHeaderLookup& header_of) {
-  std::vector<Tree> nodes(logged.size());
+  std::vector<Node> nodes(logged.size());
   std::vector<std::size_t> roots;  // a stack: the last logged tree on top
   for (std::size_t i = 0; i < logged.size(); ++i) {
     nodes[i].load = i;
