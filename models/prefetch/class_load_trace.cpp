@@ -106,11 +106,14 @@ Result<std::vector<TracedClassLoad>> ParseClassLoadTrace(std::string_view text,
     }
     const std::string_view class_name = message.substr(0, separator);
     const std::string_view source = Trimmed(message.substr(separator + kSourceSeparator.size()));
-    if (source.rfind("file:", 0) != 0 || class_name.find('/') != std::string_view::npos) continue;
-    std::optional<std::string> path = FileUrlPath(source);
-    if (!path) return Status::Error(where + "broken %-escape in source URL '" + std::string(source) + "'");
-    if (!EndsWith(*path, ".jar")) continue;
-    loads.push_back({std::string(class_name), std::move(*path), line_number});
+    if (class_name.find('/') != std::string_view::npos) continue;  // a hidden class
+    std::string jar_path;
+    if (source.rfind("file:", 0) == 0) {
+      std::optional<std::string> path = FileUrlPath(source);
+      if (!path) return Status::Error(where + "broken %-escape in source URL '" + std::string(source) + "'");
+      if (EndsWith(*path, ".jar")) jar_path = std::move(*path);
+    }
+    loads.push_back({std::string(class_name), std::move(jar_path), line_number});
   }
   return loads;
 }

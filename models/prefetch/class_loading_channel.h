@@ -2,7 +2,7 @@
 //
 // The agent code (RemoteClassLoader) only talks through this interface, so the same client runs against the
 // server in-process (DirectChannel, tests) and against a simulated network (the study driver), where each
-// call costs a round trip. All calls block until answered.
+// call costs a round trip. fetch3 and fetch block until answered; JAR downloads run in the background.
 #pragma once
 
 #include <optional>
@@ -17,15 +17,18 @@ class ClassLoadingChannel {
  public:
   virtual ~ClassLoadingChannel() = default;
 
-  // The requested class first, then the prefetched ones; empty when the controller cannot load the class.
+  // IClassLoader.fetch3: the requested class first, then the prefetched ones; empty when the controller
+  // cannot load the class.
   virtual std::vector<SentClass> fetch3(const std::string& name) = 0;
-  // One class, no prefetch.
+  // IClassLoader.fetch: one class's bytes, no prefetch.
   virtual std::optional<SentClass> fetch(const std::string& name) = 0;
-  // Starts downloading a whole JAR into the agent's JAR cache if that is not under way; with wait=true
-  // returns only once the JAR is local.
-  virtual void download_jar(int jar, bool wait) = 0;
-  // True when the JAR is in the agent's cache and usable now.
+  // Queues a JAR on the agent's JAR cache downloader (JarCacheSupport: one thread, downloads one after
+  // another, each a JarLoader.writeJarTo call) and returns at once. Called once per JAR.
+  virtual void start_jar_download(int jar) = 0;
+  // True once that download has finished: the JAR is in the agent's cache.
   virtual bool jar_ready(int jar) = 0;
+  // JarLoader.notifyJarPresence: asynchronous, tells the controller the agent already has the JAR.
+  virtual void notify_jar_present(int jar) = 0;
 };
 
 }  // namespace perflab::prefetch

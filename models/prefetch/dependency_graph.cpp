@@ -20,6 +20,9 @@ Result<DependencyGraph> DependencyGraph::Build(const Classpath& classpath) {
     node.name = entry.binary_name;
     node.jar = location.jar;
     node.class_file_bytes = bytes->size();
+    if (Result<ClassHeader> header = ReadClassHeader(*bytes); header.ok()) {
+      graph.header_by_name_.emplace(entry.binary_name, std::move(header).value());
+    }
     Result<ClassScan> scan = ScanClassFile(*bytes);
     if (!scan.ok()) {
       node.scan = ScanOutcome::kMalformed;
@@ -51,6 +54,11 @@ Result<DependencyGraph> DependencyGraph::FromNodes(std::vector<ClassNode> nodes)
   }
   graph.AddEdges();
   return graph;
+}
+
+const ClassHeader* DependencyGraph::Header(const std::string& name) const {
+  auto found = header_by_name_.find(name);
+  return found == header_by_name_.end() ? nullptr : &found->second;
 }
 
 std::optional<DependencyGraph::Vertex> DependencyGraph::Find(const std::string& name) const {

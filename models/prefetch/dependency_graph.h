@@ -2,9 +2,10 @@
 //
 // A Boost.Graph adjacency list: one vertex per loadable class (its name, JAR, class-file size, the outcome of
 // the constant-pool scan and the sorted dependency names), one edge per reference to another loadable
-// class. The dependency names include classes that are not on the classpath (JDK classes, missing optional
-// dependencies) because Remoting's fetch3 walks and marks those too. Built by scanning the real class
-// files of a Classpath, or from hand-written nodes (tests, what-if experiments).
+// class; beside it, each class's direct supertypes as the JVM reads them (for the initiation order). The
+// dependency names include classes that are not on the classpath (JDK classes, missing optional dependencies)
+// because Remoting's fetch3 walks and marks those too. Built by scanning the real class files of a Classpath,
+// or from hand-written nodes (tests, what-if experiments).
 #pragma once
 
 #include <boost/graph/adjacency_list.hpp>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "models/common/status.h"
+#include "models/prefetch/class_header.h"
 #include "models/prefetch/classpath.h"
 
 namespace perflab::prefetch {
@@ -62,6 +64,9 @@ class DependencyGraph {
   std::size_t class_count() const { return boost::num_vertices(*graph_); }
   int jar_count() const { return static_cast<int>(classes_by_jar_.size()); }
   std::optional<Vertex> Find(const std::string& name) const;
+  // The class's direct supertypes, or nullptr when it is not on the classpath or its header did not parse.
+  // Known for graphs built from class files, not for hand-written ones.
+  const ClassHeader* Header(const std::string& name) const;
   const ClassNode& node(Vertex vertex) const { return (*graph_)[vertex]; }
   // The classes a JAR serves, in vertex order.
   const std::vector<Vertex>& classes_in_jar(int jar) const { return classes_by_jar_[jar]; }
@@ -75,6 +80,7 @@ class DependencyGraph {
 
   std::unique_ptr<Graph> graph_;  // behind a pointer: Boost 1.74's adjacency_list cannot move, only copy
   std::unordered_map<std::string, Vertex> vertex_by_name_;
+  std::unordered_map<std::string, ClassHeader> header_by_name_;
   std::vector<std::vector<Vertex>> classes_by_jar_;
 };
 

@@ -20,8 +20,12 @@ class DirectChannel : public ClassLoadingChannel {
 
   std::vector<SentClass> fetch3(const std::string& name) override { return server_.fetch3(name); }
   std::optional<SentClass> fetch(const std::string& name) override { return server_.fetch(name); }
-  void download_jar(int jar, bool /*wait*/) override { downloaded_jars_.insert(jar); }
+  void start_jar_download(int jar) override {
+    downloaded_jars_.insert(jar);
+    server_.notify_jar_present(jar);
+  }
   bool jar_ready(int jar) override { return downloaded_jars_.count(jar) > 0; }
+  void notify_jar_present(int jar) override { server_.notify_jar_present(jar); }
 
   const std::set<int>& downloaded_jars() const { return downloaded_jars_; }
 

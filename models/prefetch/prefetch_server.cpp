@@ -6,9 +6,9 @@
 namespace perflab::prefetch {
 
 std::optional<Traversal> ParseTraversal(std::string_view name) {
-  if (name == "dfs") return Traversal::kDfs;
-  if (name == "bfs") return Traversal::kBfs;
-  if (name == "jar") return Traversal::kJar;
+  for (Traversal traversal : kTraversals) {
+    if (name == TraversalName(traversal)) return traversal;
+  }
   return std::nullopt;
 }
 
@@ -25,7 +25,15 @@ const char* TraversalName(Traversal traversal) {
 }
 
 PrefetchServer::PrefetchServer(const DependencyGraph& graph, PrefetchOptions options)
-    : graph_(graph), options_(options), loaded_(graph.class_count()), scanned_(graph.class_count()) {}
+    : graph_(graph),
+      options_(options),
+      loaded_(graph.class_count()),
+      scanned_(graph.class_count()),
+      present_on_remote_(static_cast<std::size_t>(graph.jar_count())) {}
+
+void PrefetchServer::notify_jar_present(int jar) {
+  if (jar >= 0 && jar < static_cast<int>(present_on_remote_.size())) present_on_remote_[jar] = true;
+}
 
 std::vector<SentClass> PrefetchServer::fetch3(const std::string& name) {
   ++stats_.fetch3_calls;
@@ -34,6 +42,7 @@ std::vector<SentClass> PrefetchServer::fetch3(const std::string& name) {
 
   std::vector<SentClass> out;
   Send(*requested, &out);
+  out.front().image_inline = !present_on_remote_[graph_.node(*requested).jar];
   prefetched_.insert(name);
   switch (options_.traversal) {
     case Traversal::kDfs:
@@ -53,7 +62,9 @@ std::optional<SentClass> PrefetchServer::fetch(const std::string& name) {
   ++stats_.fetch_calls;
   const std::optional<Vertex> vertex = graph_.Find(name);
   if (!vertex) return std::nullopt;
-  return Load(*vertex);
+  SentClass sent = Load(*vertex);
+  sent.image_inline = true;  // fetch returns the class file's bytes
+  return sent;
 }
 
 void PrefetchServer::Expand(Vertex x, int level, std::vector<SentClass>* out) {

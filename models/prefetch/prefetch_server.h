@@ -18,6 +18,12 @@
 // one-level prefetch Remoting ships; depth 0 disables prefetch. Two alternative traversals share the rules:
 // kBfs expands level by level (each class from its shallowest level), kJar sends every class of the
 // requested class's JAR, the "send the JAR and prefetch all classes inside it" idea of the PR.
+//
+// How each class travels (ClassLoaderProxy.fetch4, RemoteClassLoader.java:1115-1123 at PR #721): the
+// requested class carries its bytes inline with its JAR's checksum (ResourceImageBoth) unless the agent is
+// known to hold the JAR (JarLoaderImpl.presentOnRemote, set once the agent downloaded it or reported it
+// cached); every prefetched class carries only the checksum (ResourceImageInJar), so the agent needs the JAR
+// to define it.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 namespace perflab::prefetch {
 
 enum class Traversal { kDfs, kBfs, kJar };
+inline constexpr Traversal kTraversals[] = {Traversal::kDfs, Traversal::kBfs, Traversal::kJar};
 
 // "dfs", "bfs", "jar"; nullopt for anything else.
 std::optional<Traversal> ParseTraversal(std::string_view name);
@@ -62,6 +69,9 @@ class PrefetchServer {
   std::vector<SentClass> fetch3(const std::string& name);
   // One class, no prefetch, `prefetched` untouched. nullopt when the class is not on the classpath.
   std::optional<SentClass> fetch(const std::string& name);
+  // JarLoader: the agent has this JAR (it downloaded it, or found it in its cache). From now on fetch3 sends
+  // the requested class of this JAR as a reference only.
+  void notify_jar_present(int jar);
 
   const PrefetchOptions& options() const { return options_; }
   const ServerStats& stats() const { return stats_; }
@@ -84,6 +94,7 @@ class PrefetchServer {
   std::unordered_set<std::string> prefetched_;
   std::vector<bool> loaded_;
   std::vector<bool> scanned_;
+  std::vector<bool> present_on_remote_;  // by JAR: JarLoaderImpl.presentOnRemote
   ServerStats stats_;
 };
 

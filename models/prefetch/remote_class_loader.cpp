@@ -1,7 +1,18 @@
-// RemoteClassLoader: the agent's load loop; see remote_class_loader.h.
+// RemoteClassLoader: the agent's load loop and JAR cache; see remote_class_loader.h.
 #include "models/prefetch/remote_class_loader.h"
 
 namespace perflab::prefetch {
+
+const char* JarCacheName(JarCache cache) {
+  return cache == JarCache::kCold ? "cold" : "warm";
+}
+
+std::optional<JarCache> ParseJarCache(std::string_view name) {
+  for (JarCache cache : kJarCaches) {
+    if (name == JarCacheName(cache)) return cache;
+  }
+  return std::nullopt;
+}
 
 RemoteClassLoader::RemoteClassLoader(ClassLoadingChannel& channel, JarCache jar_cache)
     : channel_(channel), jar_cache_(jar_cache) {}
@@ -10,10 +21,10 @@ void RemoteClassLoader::Load(const std::string& name) {
   if (defined_.count(name) > 0) return;
 
   if (auto hint = hints_.find(name); hint != hints_.end()) {
-    const int jar = hint->second.jar;
+    const SentClass reference = hint->second;
     hints_.erase(hint);
     ++stats_.prefetch_hits;
-    if (jar_cache_ == JarCache::kCold && !channel_.jar_ready(jar)) {
+    if (!ResolveJar(reference.jar) && !reference.image_inline) {
       channel_.fetch(name);
       ++stats_.extra_fetches;
       ++stats_.rpcs;
@@ -31,7 +42,13 @@ void RemoteClassLoader::Load(const std::string& name) {
     return;
   }
   TakeHints(name, reply);
-  if (jar_cache_ == JarCache::kCold) StartJarDownload(reply.front().jar, /*wait=*/true);
+  const SentClass& requested = reply.front();
+  if (!ResolveJar(requested.jar) && !requested.image_inline) {
+    // A reference only, although the controller believed the JAR was here: fetch the bytes.
+    channel_.fetch(name);
+    ++stats_.extra_fetches;
+    ++stats_.rpcs;
+  }
   Define(name);
 }
 
@@ -41,14 +58,20 @@ void RemoteClassLoader::TakeHints(const std::string& requested, const std::vecto
     stats_.bytes_prefetched += sent.class_file_bytes;
     if (defined_.count(sent.name) > 0) continue;
     hints_.insert_or_assign(sent.name, sent);
-    if (jar_cache_ == JarCache::kCold) StartJarDownload(sent.jar, /*wait=*/false);
   }
 }
 
-void RemoteClassLoader::StartJarDownload(int jar, bool wait) {
-  const bool first_request = jars_requested_.insert(jar).second;
-  if (first_request) ++stats_.jar_downloads;
-  if (first_request || (wait && !channel_.jar_ready(jar))) channel_.download_jar(jar, wait);
+bool RemoteClassLoader::ResolveJar(int jar) {
+  const bool first_lookup = jars_resolved_.insert(jar).second;
+  if (jar_cache_ == JarCache::kWarm) {
+    if (first_lookup) channel_.notify_jar_present(jar);
+    return true;
+  }
+  if (first_lookup) {
+    ++stats_.jar_downloads;
+    channel_.start_jar_download(jar);
+  }
+  return channel_.jar_ready(jar);
 }
 
 void RemoteClassLoader::Define(const std::string& name) {

@@ -1,21 +1,29 @@
 // RemoteClassLoader: the agent side of Remoting class loading, driven by a workload of class names.
 //
-//   load(name):
+//   load(name):                                                  (RemoteClassLoader.findClass)
 //     if defined(name): return
-//     if name in hints: hints.remove(name); define(name); return    a prefetch hit costs no RPC
-//     reply = fetch3(name)                                           one round trip
-//     for y in reply, y != name: hints.add(y)
-//     define(name)
+//     if name in hints: ref = hints.remove(name)                  a prefetch hit: no fetch3
+//     else: reply = fetch3(name); ref = reply[name]               one round trip
+//           for y in reply, y != name: hints.add(y)
+//     define(name) from ref                                       loadRemoteClass
 //
-// With a cold JAR cache (the PR cleared it before each run) a reply carries only JAR references: the first
-// class needed from a JAR the agent does not have triggers a download of the whole JAR. The requested class
-// waits for its JAR; JARs seen only among the prefetched hints start downloading without waiting (before the
-// wait, as Remoting resolves the hints first); a later hit whose JAR is still downloading costs one extra
-// fetch(name) RPC.
+// Defining from a reference follows loadRemoteClass (RemoteClassLoader.java:302-347 at PR #721):
+// `ref.classImage.resolve(...)`, then the bytes if that future is done, else one `proxy.fetch(name)` RPC.
+//   - Bytes inline (ResourceImageBoth, the requested class of a JAR the agent does not have): defined at
+//   once;
+//     resolving it also starts the JAR's download in the background (ResourceImageBoth.java:23-25).
+//   - A JAR reference (ResourceImageInJar, every prefetched class): JarCacheSupport.resolve
+//     (JarCacheSupport.java:58-68): done if the JAR is cached; otherwise it queues the JAR's download
+//     (once per JAR, one download thread) and the class costs an extra fetch(name) RPC.
+// So a prefetched class's JAR is resolved only when that class is loaded, and JARs that only appear among
+// hints are never downloaded. With a warm JAR cache every JAR is local (FileSystemJarCache.lookInCache,
+// which also tells the controller: notifyJarPresence).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -28,15 +36,18 @@ enum class JarCache {
   kWarm,  // every JAR already local: no downloads
   kCold,  // nothing local: JARs are downloaded on first use
 };
+inline constexpr JarCache kJarCaches[] = {JarCache::kCold, JarCache::kWarm};
+const char* JarCacheName(JarCache cache);  // "cold", "warm"
+std::optional<JarCache> ParseJarCache(std::string_view name);
 
 struct AgentStats {
   std::uint64_t rpcs = 0;  // fetch3 calls + extra fetch calls
   std::uint64_t fetch3_calls = 0;
-  std::uint64_t extra_fetches = 0;       // hits whose JAR was still downloading
+  std::uint64_t extra_fetches = 0;       // hits whose JAR was not in the cache yet
   std::uint64_t classes_prefetched = 0;  // sum of fetch3 reply sizes, requested classes included (as the PR)
   std::uint64_t prefetch_hits = 0;       // loads answered from hints, extra_fetches included
   std::uint64_t bytes_prefetched = 0;    // class-file bytes of the non-requested classes received
-  std::uint64_t jar_downloads = 0;       // JAR downloads started
+  std::uint64_t jar_downloads = 0;       // JARs downloaded: those a defined class needed
   std::uint64_t classes_defined = 0;
   std::uint64_t classes_not_found = 0;  // fetch3 came back empty
 };
@@ -55,14 +66,15 @@ class RemoteClassLoader {
 
  private:
   void TakeHints(const std::string& requested, const std::vector<SentClass>& reply);
-  void StartJarDownload(int jar, bool wait);
+  // JarCacheSupport.resolve: true when the JAR is local now; otherwise its download is under way.
+  bool ResolveJar(int jar);
   void Define(const std::string& name);
 
   ClassLoadingChannel& channel_;
   JarCache jar_cache_;
   std::unordered_set<std::string> defined_;
   std::unordered_map<std::string, SentClass> hints_;  // prefetched, not yet defined
-  std::unordered_set<int> jars_requested_;            // downloads started (cold cache)
+  std::unordered_set<int> jars_resolved_;             // looked up in the cache or queued for download
   AgentStats stats_;
 };
 

@@ -28,6 +28,7 @@ Workload MakeWorkload(const std::vector<TracedClassLoad>& trace, const std::vect
   std::set<int> jars_used;
   Workload workload;
   for (const TracedClassLoad& load : trace) {
+    if (!load.from_jar()) continue;  // JDK or generated: local to the agent
     auto traced = jar_by_traced_path.find(load.jar_path);
     if (traced == jar_by_traced_path.end()) {
       auto on_classpath = jar_by_key.find(SameFileKey(load.jar_path));

@@ -1,26 +1,59 @@
+// Loading and caching of the prefetch study's shared inputs; see jgit_inputs.h.
 #include "scenarios/prefetch/jgit_inputs.h"
 
 #include <map>
 
 #include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
+#include "models/prefetch/classpath_file.h"
+#include "models/prefetch/initiation_order.h"
 
 namespace perflab::prefetch_study {
+namespace {
 
-Result<std::shared_ptr<const JGitInputs>> load_inputs(const std::string& trace,
-                                                      const std::vector<std::string>& classpath) {
+bool is_jar(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".jar") == 0;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>& elements) {
+  std::vector<std::string> jars;
+  for (const auto& element : elements) {
+    if (is_jar(element)) {
+      jars.push_back(element);
+      continue;
+    }
+    auto listed = prefetch::ReadClasspathFile(element);
+    if (!listed.ok()) return listed.status();
+    jars.insert(jars.end(), listed->begin(), listed->end());
+  }
+  return jars;
+}
+
+Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
   static std::map<std::string, std::shared_ptr<const JGitInputs>> cache;
-  std::string key = trace;
-  for (const auto& jar : classpath) key += "\n" + jar;
+  const std::string& trace = params.string("trace");
+  const prefetch::TraceOrder order = *prefetch::ParseTraceOrder(params.string("trace_order"));
+  auto classpath = expand_classpath(params.paths("classpath"));
+  if (!classpath.ok()) return classpath.status();
+  std::string key = trace + "\n" + prefetch::TraceOrderName(order);
+  for (const auto& jar : *classpath) key += "\n" + jar;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
 
   auto loads = prefetch::ReadClassLoadTrace(trace);
   if (!loads.ok()) return loads.status();
-  auto opened = prefetch::Classpath::Open(classpath);
+  auto opened = prefetch::Classpath::Open(*classpath);
   if (!opened.ok()) return opened.status();
   auto graph = prefetch::DependencyGraph::Build(*opened);
   if (!graph.ok()) return graph.status();
-  auto workload = prefetch::MakeWorkload(*loads, classpath);
+  std::vector<prefetch::TracedClassLoad> replayed = std::move(loads).value();
+  if (order == prefetch::TraceOrder::kInitiated) {
+    const prefetch::DependencyGraph& headers = *graph;
+    replayed = prefetch::InitiationOrder(
+        replayed, [&headers](const std::string& name) { return headers.Header(name); });
+  }
+  auto workload = prefetch::MakeWorkload(replayed, *classpath);
   if (workload.classes.empty()) {
     return Status::Error(trace +
                          ": no class of the trace comes from a JAR of the classpath, expected a "

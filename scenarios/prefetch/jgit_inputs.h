@@ -1,6 +1,8 @@
 // The inputs every run of a `prefetch` grid point shares: the controller's classpath indexed into a
-// dependency graph (by scanning the real class files) and the agent's workload from the class-load trace.
-// Loaded once in the parent process (Study::prepare) and cached, so forked runs inherit them for free.
+// dependency graph (by scanning the real class files) and the agent's workload from the class-load trace,
+// in the replay order the point asks for. Loaded once in the parent process (Study::prepare) and cached, so
+// forked runs inherit them for free. Nothing here runs before a command needs it: registering the study
+// reads no file.
 #pragma once
 
 #include <memory>
@@ -10,6 +12,7 @@
 #include "models/common/status.h"
 #include "models/prefetch/dependency_graph.h"
 #include "models/prefetch/workload.h"
+#include "sim/params.h"
 
 namespace perflab::prefetch_study {
 
@@ -19,8 +22,12 @@ struct JGitInputs {
   std::vector<uint64_t> jar_bytes;  // file size of each classpath JAR (what a cold JAR cache downloads)
 };
 
-// Cached by (trace, classpath): the same paths give the same object.
-Result<std::shared_ptr<const JGitInputs>> load_inputs(const std::string& trace,
-                                                      const std::vector<std::string>& classpath);
+// The JARs of the `classpath` parameter: each element ending in ".jar" is a JAR, any other is a classpath
+// file (one JAR per line, as scenarios/prefetch/data/capture-trace.sh writes it) expanded in place.
+Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>& elements);
+
+// From the point's `trace`, `trace_order` and `classpath`; cached by those, so the same values give the same
+// object.
+Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params);
 
 }  // namespace perflab::prefetch_study

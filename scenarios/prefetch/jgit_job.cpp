@@ -1,9 +1,10 @@
 // Sim engine driver: one Jenkins job initialising JGit on an agent, as measured in Remoting PR #721.
-// The agent (the real RemoteClassLoader) loads the traced classes in order; every class-loading RPC first
+// The agent (the real RemoteClassLoader) loads the workload's classes in order; every class-loading RPC first
 // waits a draw from `rpc_delay` (the PR's injected sleep), then crosses the link to the controller, where the
 // real PrefetchServer answers fetch3 with the requested class and its prefetched dependencies. With a cold
-// JAR cache the agent also downloads each JAR it needs, in the background. Only the channel below knows about
-// SimGrid: the model code is the same that the unit tests drive in-process.
+// JAR cache the agent's one downloader thread fetches the JARs its classes need, one after another, in the
+// background (JarCacheSupport). Only the channel below knows about SimGrid: the model code is the same that
+// the unit tests drive in-process.
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,8 +24,9 @@ namespace s4u = simgrid::s4u;
 using prefetch::SentClass;
 
 constexpr uint64_t kRpcDelayStream = 1;
+constexpr uint64_t kJarDelayStream = 2;      // the JAR downloads' injected delays (delay_jar_downloads)
 constexpr double kRequestBytes = 256;        // an RPC command: header and class name
-constexpr double kReplyBytesPerClass = 160;  // a fetch3 reply entry with the JAR cache: name, checksum, flags
+constexpr double kReplyBytesPerClass = 160;  // a reply entry: name, JAR checksum, class loader id, referer
 
 struct Request {
   enum Kind { kFetch3, kFetch, kJar } kind;
@@ -66,48 +68,66 @@ void serve(SimWorld& world, prefetch::PrefetchServer& server, const JGitInputs& 
             auto work = static_cast<double>(after.classes_loaded - before.classes_loaded +
                                             after.classes_scanned - before.classes_scanned);
             s4u::this_actor::sleep_for(work * costs.server_cpu_per_class);
-            bytes = kReplyBytesPerClass * static_cast<double>(reply->classes.size());
+            for (const SentClass& sent : reply->classes) {
+              bytes += kReplyBytesPerClass +
+                       (sent.image_inline ? static_cast<double>(sent.class_file_bytes) : 0.0);
+            }
           }
           world.send(request->reply_to, std::move(reply), bytes, "reply " + request->name);
+          // JarLoaderImpl.writeJarTo: the JAR is known to be on the agent once it has been written out.
+          if (request->kind == Request::kJar) server.notify_jar_present(request->jar);
         });
   }
 }
 
-// The agent's end of the Remoting channel over the simulated network: every call is an IClassLoader RPC,
-// delayed by the PR's injected sleep before it is sent.
+// The agent's end of the Remoting channel over the simulated network: fetch3 and fetch are IClassLoader RPCs,
+// delayed by the PR's injected sleep before they are sent; JAR downloads are JarLoader.writeJarTo calls made
+// by the agent's single downloader, delayed too only when `delay_jar_downloads` says so.
 class SimulatedChannel : public prefetch::ClassLoadingChannel {
  public:
-  SimulatedChannel(SimWorld& world, const JGitInputs& inputs, Distribution rpc_delay, Rng rng)
-      : world_(world), inputs_(inputs), rpc_delay_(std::move(rpc_delay)), rng_(rng) {}
+  SimulatedChannel(SimWorld& world, prefetch::PrefetchServer& server, const JGitInputs& inputs,
+                   Distribution rpc_delay, bool delay_jar_downloads, Rng rpc_rng, Rng jar_rng)
+      : world_(world),
+        server_(server),
+        inputs_(inputs),
+        rpc_delay_(std::move(rpc_delay)),
+        delay_jar_downloads_(delay_jar_downloads),
+        rpc_rng_(rpc_rng),
+        jar_rng_(jar_rng) {}
 
   std::vector<SentClass> fetch3(const std::string& name) override {
-    return call({Request::kFetch3, name, 0, s4u::Mailbox::by_name("agent")}, "fetch3 " + name)->classes;
+    return call({Request::kFetch3, name, 0, s4u::Mailbox::by_name("agent")}, "fetch3 " + name, &rpc_rng_)
+        ->classes;
   }
 
   std::optional<SentClass> fetch(const std::string& name) override {
-    auto reply = call({Request::kFetch, name, 0, s4u::Mailbox::by_name("agent")}, "fetch " + name);
+    auto reply = call({Request::kFetch, name, 0, s4u::Mailbox::by_name("agent")}, "fetch " + name, &rpc_rng_);
     if (reply->classes.empty()) return std::nullopt;
     return reply->classes.front();
   }
 
-  void download_jar(int jar, bool wait) override {
-    auto& download = downloads_[jar];
-    if (!download) {
-      std::string name = jar_name(jar);
-      download = s4u::Actor::create("download " + name, world_.host("agent"), [this, jar, name] {
-        call({Request::kJar, name, jar, s4u::Mailbox::by_name("jar-" + std::to_string(jar))},
-             "fetchJar " + name);
-        ready_[jar] = true;
-      });
-    }
-    if (wait) download->join();
+  // One downloader thread (JarCacheSupport's single-thread executor): each download waits for the one queued
+  // before it.
+  void start_jar_download(int jar) override {
+    std::string name = jar_name(jar);
+    s4u::ActorPtr previous = last_download_;
+    last_download_ = s4u::Actor::create("JarCacheSupport", world_.host("agent"), [this, jar, name, previous] {
+      if (previous) previous->join();
+      call({Request::kJar, name, jar, s4u::Mailbox::by_name("jar-" + std::to_string(jar))},
+           "fetchJar " + name, delay_jar_downloads_ ? &jar_rng_ : nullptr);
+      ready_[jar] = true;
+    });
   }
 
   bool jar_ready(int jar) override { return ready_[jar]; }
 
+  // Asynchronous and tiny: no network cost modelled.
+  void notify_jar_present(int jar) override { server_.notify_jar_present(jar); }
+
  private:
-  std::unique_ptr<Reply> call(Request request, const std::string& what) {
-    s4u::this_actor::sleep_for(rpc_delay_.sample(rng_));
+  // `delay_rng`: the stream to draw the injected delay from; nullptr for no delay.
+  std::unique_ptr<Reply> call(Request request, const std::string& what, Rng* delay_rng) {
+    if (delay_rng != nullptr) s4u::this_actor::sleep_for(rpc_delay_.sample(*delay_rng));
     double start = SimWorld::now();
     auto* reply_to = request.reply_to;
     world_.send(s4u::Mailbox::by_name("controller"), std::make_unique<Request>(std::move(request)),
@@ -127,10 +147,13 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
   }
 
   SimWorld& world_;
+  prefetch::PrefetchServer& server_;
   const JGitInputs& inputs_;
   Distribution rpc_delay_;
-  Rng rng_;
-  std::map<int, s4u::ActorPtr> downloads_;
+  bool delay_jar_downloads_;
+  Rng rpc_rng_;
+  Rng jar_rng_;
+  s4u::ActorPtr last_download_;
   std::map<int, bool> ready_;
 };
 
@@ -138,19 +161,20 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 
 Result<Metrics> run_jgit_job(const RunContext& context) {
   const Params& p = context.params;
-  auto inputs = load_inputs(p.string("trace"), p.paths("classpath"));
+  auto inputs = load_inputs(p);
   if (!inputs.ok()) return inputs.status();
   prefetch::PrefetchOptions options;
   options.prefetch_depth = static_cast<int>(p.integer("prefetch_depth"));
   options.prune_threshold = static_cast<int>(p.integer("prune_threshold"));
   options.traversal = *prefetch::ParseTraversal(p.string("traversal"));
-  const auto jar_cache =
-      p.string("jar_cache") == "cold" ? prefetch::JarCache::kCold : prefetch::JarCache::kWarm;
+  const prefetch::JarCache jar_cache = *prefetch::ParseJarCache(p.string("jar_cache"));
   const Costs costs{p.real("server_cpu_per_class"), p.real("client_cpu_per_class")};
 
   SimWorld world(context, {"agent", "controller"});
   prefetch::PrefetchServer server((*inputs)->graph, options);
-  SimulatedChannel channel(world, **inputs, p.distribution("rpc_delay"), context.rng(kRpcDelayStream));
+  SimulatedChannel channel(world, server, **inputs, p.distribution("rpc_delay"),
+                           p.boolean("delay_jar_downloads"), context.rng(kRpcDelayStream),
+                           context.rng(kJarDelayStream));
   prefetch::RemoteClassLoader loader(channel, jar_cache);
   double job_end = 0;
 
@@ -169,6 +193,7 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   const auto& agent = loader.stats();
   return Metrics{
       {"rpcs", static_cast<double>(agent.rpcs)},
+      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
       {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
       {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
       {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},

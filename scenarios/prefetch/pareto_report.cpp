@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/stats.h"
+#include "models/prefetch/prefetch_server.h"
 #include "scenarios/prefetch/prefetch_study.h"
 #include "sim/value_format.h"
 
@@ -43,7 +44,10 @@ std::string pareto_report(const RunTable& table) {
   std::sort(settings.begin(), settings.end(),
             [](const Setting& a, const Setting& b) { return a.duration < b.duration; });
   for (const auto& s : settings) {
-    if (s.traversal == "dfs" && s.prune == "1" && s.depth == "1") baseline = &s;
+    if (s.traversal == prefetch::TraversalName(prefetch::Traversal::kDfs) && s.prune == "1" &&
+        s.depth == "1") {
+      baseline = &s;
+    }
   }
   std::string out = "### prefetch: traversal × prune threshold × depth, duration against memory\n\n";
   out +=

@@ -50,7 +50,11 @@ Result<RealJGit> Load() {
   Result<std::vector<TracedClassLoad>> trace = ReadClassLoadTrace(TracePath());
   if (!trace.ok()) return trace.status();
   jgit.trace = std::move(trace).value();
-  jgit.workload = MakeWorkload(jgit.trace, jgit.jar_paths);
+  const DependencyGraph& headers = *jgit.graph;
+  jgit.workload = MakeWorkload(
+      InitiationOrder(jgit.trace, [&headers](const std::string& name) { return headers.Header(name); }),
+      jgit.jar_paths);
+  jgit.logged_workload = MakeWorkload(jgit.trace, jgit.jar_paths);
   return jgit;
 }
 

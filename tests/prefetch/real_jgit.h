@@ -1,5 +1,6 @@
 // The committed JGit workload (scenarios/prefetch/data) loaded for tests and benchmarks: the classpath file,
-// the Debian JARs it names, the dependency graph scanned from them, the class-load trace and the workload.
+// the Debian JARs it names, the dependency graph scanned from them, the class-load trace and the workload
+// in both replay orders.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
 #include "models/prefetch/dependency_graph.h"
+#include "models/prefetch/initiation_order.h"
 #include "models/prefetch/workload.h"
 
 namespace perflab::prefetch::testing {
@@ -25,8 +27,9 @@ struct RealJGit {
   std::vector<std::string> jar_paths;
   Classpath classpath;
   std::unique_ptr<DependencyGraph> graph;
-  std::vector<TracedClassLoad> trace;
-  Workload workload;
+  std::vector<TracedClassLoad> trace;  // as logged, JDK classes included
+  Workload workload;                   // in initiation order (the study's default)
+  Workload logged_workload;            // in logged order
 };
 
 // Loaded once per process and shared; the error explains what is missing.

@@ -1,10 +1,12 @@
-// The agent's load loop: counts on a tiny graph, warm and cold JAR caches, and a JAR that stays downloading.
+// The agent's load loop: counts on a tiny graph, warm and cold JAR caches as upstream's JarCacheSupport, and
+// a JAR that stays downloading.
 #include "models/prefetch/remote_class_loader.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/prefetch/direct_channel.h"
@@ -60,25 +62,37 @@ TEST(PrefetchRemoteClassLoader, DepthZeroIsOneRpcPerClass) {
   EXPECT_EQ(loader.stats().bytes_prefetched, 0u);
 }
 
-// A channel to a real server whose JAR downloads are under the test's control: a download started without
-// waiting completes at once, except for the JARs in `slow_jars`, which finish only when someone waits.
+// A channel to a real server whose JAR downloads are under the test's control: a download finishes as soon as
+// it starts (and the controller hears of it, as after JarLoader.writeJarTo), except for the JARs in
+// `slow_jars`, which stay downloading.
 class ScriptedChannel : public ClassLoadingChannel {
  public:
-  ScriptedChannel(PrefetchServer& server, std::set<int> slow_jars) : server_(server), slow_jars_(slow_jars) {}
+  ScriptedChannel(PrefetchServer& server, std::set<int> slow_jars)
+      : server_(server), slow_jars_(std::move(slow_jars)) {}
 
   std::vector<SentClass> fetch3(const std::string& name) override {
-    calls.push_back("fetch3 " + name);
-    return server_.fetch3(name);
+    std::vector<SentClass> reply = server_.fetch3(name);
+    calls.push_back("fetch3 " + name +
+                    (reply.empty()                ? ""
+                     : reply.front().image_inline ? " (bytes)"
+                                                  : " (JAR reference)"));
+    return reply;
   }
   std::optional<SentClass> fetch(const std::string& name) override {
     calls.push_back("fetch " + name);
     return server_.fetch(name);
   }
-  void download_jar(int jar, bool wait) override {
-    calls.push_back("download_jar " + std::to_string(jar) + (wait ? " wait" : " async"));
-    if (wait || slow_jars_.count(jar) == 0) ready_.insert(jar);
+  void start_jar_download(int jar) override {
+    calls.push_back("download " + std::to_string(jar));
+    if (slow_jars_.count(jar) > 0) return;
+    ready_.insert(jar);
+    server_.notify_jar_present(jar);
   }
   bool jar_ready(int jar) override { return ready_.count(jar) > 0; }
+  void notify_jar_present(int jar) override {
+    calls.push_back("present " + std::to_string(jar));
+    server_.notify_jar_present(jar);
+  }
 
   std::vector<std::string> calls;
 
@@ -88,7 +102,7 @@ class ScriptedChannel : public ClassLoadingChannel {
   std::set<int> ready_;
 };
 
-TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsEachJarOnceAndPaysForHitsStillDownloading) {
+TEST(PrefetchRemoteClassLoader, ColdCacheDefinesTheRequestedClassAtOnceAndPaysForHitsStillDownloading) {
   const Result<DependencyGraph> graph = TinyGraph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{1});
@@ -96,12 +110,11 @@ TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsEachJarOnceAndPaysForHitsStill
   loader.LoadAll({"A", "B", "X", "Y"});
 
   EXPECT_EQ(channel.calls, (Names{
-                               "fetch3 A",
-                               "download_jar 0 async",  // hint B's JAR (A's own, started before A waits)
-                               "download_jar 1 async",  // hint X's JAR: stays downloading
-                               "fetch X",               // a hit whose JAR is not there yet
-                               "fetch3 Y",              // Y was never prefetched
-                               "download_jar 1 wait",   // the requested class waits for its JAR
+                               "fetch3 A (bytes)",  // A's bytes inline: defined without waiting for JAR 0
+                               "download 0",        // ... whose download it starts (ResourceImageBoth)
+                               "download 1",        // hit X: its JAR is resolved only now, and is slow
+                               "fetch X",           // so X's bytes cost one more RPC
+                               "fetch3 Y (bytes)",  // JAR 1 not there yet: Y's bytes come inline
                            }));
   const AgentStats& stats = loader.stats();
   EXPECT_EQ(stats.jar_downloads, 2u);
@@ -112,25 +125,43 @@ TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsEachJarOnceAndPaysForHitsStill
   EXPECT_EQ(stats.classes_defined, 4u);
 }
 
-TEST(PrefetchRemoteClassLoader, ColdCacheRequestedClassWaitsForAJarNobodyStarted) {
+TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsOnlyTheJarsOfClassesItDefines) {
+  const Result<DependencyGraph> graph = TinyGraph();
+  PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
+  ScriptedChannel channel(server, /*slow_jars=*/{});
+  RemoteClassLoader loader(channel, JarCache::kCold);
+  loader.LoadAll({"A", "B"});  // X (JAR 1) was prefetched but never loaded
+  EXPECT_EQ(channel.calls, (Names{"fetch3 A (bytes)", "download 0"}));
+  EXPECT_EQ(loader.stats().jar_downloads, 1u);
+  EXPECT_EQ(loader.stats().rpcs, 1u);
+}
+
+TEST(PrefetchRemoteClassLoader, OnceTheJarIsThereTheControllerSendsReferencesOnly) {
   const Result<DependencyGraph> graph = TinyGraph();
   PrefetchServer server(*graph, {0, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{});
   RemoteClassLoader loader(channel, JarCache::kCold);
   loader.LoadAll({"Y", "X", "A"});
-  EXPECT_EQ(channel.calls,
-            (Names{"fetch3 Y", "download_jar 1 wait", "fetch3 X", "fetch3 A", "download_jar 0 wait"}));
+  EXPECT_EQ(channel.calls, (Names{"fetch3 Y (bytes)", "download 1", "fetch3 X (JAR reference)",
+                                  "fetch3 A (bytes)", "download 0"}));
   EXPECT_EQ(loader.stats().jar_downloads, 2u);
+  EXPECT_EQ(loader.stats().extra_fetches, 0u);
 }
 
-TEST(PrefetchRemoteClassLoader, WarmCacheNeverTouchesJars) {
+TEST(PrefetchRemoteClassLoader, WarmCacheNeverDownloadsAndReportsEachJarOnce) {
   const Result<DependencyGraph> graph = TinyGraph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{0, 1});
   RemoteClassLoader loader(channel, JarCache::kWarm);
   loader.LoadAll({"A", "B", "X", "Y"});
-  EXPECT_EQ(channel.calls, (Names{"fetch3 A", "fetch3 Y"}));
+  EXPECT_EQ(channel.calls, (Names{"fetch3 A (bytes)", "present 0", "present 1", "fetch3 Y (JAR reference)"}));
   EXPECT_EQ(loader.stats().rpcs, 2u);
+  EXPECT_EQ(loader.stats().jar_downloads, 0u);
+}
+
+TEST(PrefetchRemoteClassLoader, JarCacheNamesRoundTrip) {
+  for (JarCache cache : kJarCaches) EXPECT_EQ(ParseJarCache(JarCacheName(cache)), cache);
+  EXPECT_EQ(ParseJarCache("lukewarm"), std::nullopt);
 }
 
 }  // namespace

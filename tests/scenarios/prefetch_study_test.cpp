@@ -41,6 +41,39 @@ TEST(ScenarioPrefetch, CountsDoNotDependOnTheLatencySeedButDurationsDo) {
   EXPECT_LT(std::stod(rows[3].at("duration_s")), std::stod(rows[0].at("duration_s")));
 }
 
+TEST(ScenarioPrefetch, InitiationOrderSavesTheRpcsALoggedOrderReplayPaysForSupertypes) {
+  TempDir dir;
+  auto r =
+      run_perflab("run " + kScenario + " --seeds 1 --set params.jar_cache='\"warm\"' " +
+                  "--set 'sweep.prefetch_depth=[1]' --set 'sweep.trace_order=[\"initiated\", \"logged\"]' " +
+                  "--out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "prefetch-jgit-clone.csv"));
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].at("trace_order"), "initiated");
+  EXPECT_EQ(rows[0].at("rpcs"), "354");  // tests/prefetch/jgit_workload_test.cpp pins the whole table
+  EXPECT_EQ(rows[0].at("classes_prefetched"), "944");
+  EXPECT_EQ(rows[1].at("trace_order"), "logged");
+  EXPECT_EQ(rows[1].at("rpcs"), "370");
+  EXPECT_EQ(rows[1].at("classes_prefetched"), "953");
+}
+
+TEST(ScenarioPrefetch, ColdCacheDownloadsOnlyTheJarsOfDefinedClassesDelayedOrNot) {
+  TempDir dir;
+  auto r = run_perflab("run " + kScenario + " --seeds 2 --set 'sweep.prefetch_depth=[1, 500]' " +
+                       "--set 'sweep.delay_jar_downloads=[true, false]' --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "prefetch-jgit-clone.csv"));
+  ASSERT_EQ(rows.size(), 8U);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("jar_downloads"), "8");  // the 8 JARs the 704 classes come from, not the hints' JARs
+    // Each extra fetch is a prefetch hit whose JAR had not arrived: rpcs = fetch3 calls + extra fetches.
+    EXPECT_EQ(std::stod(row.at("rpcs")),
+              std::stod(row.at("fetch3_calls")) + std::stod(row.at("extra_fetches")));
+    EXPECT_LE(std::stod(row.at("extra_fetches")), std::stod(row.at("prefetch_hits")));
+  }
+}
+
 TEST(ScenarioPrefetch, DurationIsRpcsTimesMeanInjectedDelayPlusBase) {
   // With a constant 100 ms injected delay and no CPU costs, every RPC costs 100 ms + one round trip.
   TempDir dir;
@@ -70,6 +103,15 @@ TEST(ScenarioPrefetch, MissingJarIsAnInputError) {
   auto r = run_perflab("run " + kScenario + " --set 'params.classpath=[\"/nonexistent/jgit.jar\"]'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/nonexistent/jgit.jar"), std::string::npos) << r.err;
+}
+
+TEST(ScenarioPrefetch, EmptyClasspathFileIsAnInputError) {
+  TempDir dir;
+  write_file(dir / "empty.classpath", "# no JARs here\n");
+  auto r = run_perflab("run " + kScenario + " --set 'params.classpath=[\"" +
+                       (dir / "empty.classpath").string() + "\"]'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("empty.classpath: no JAR paths"), std::string::npos) << r.err;
 }
 
 TEST(ScenarioPrefetch, NotAJarIsAnInputError) {
