@@ -107,6 +107,23 @@ std::string depth_report(const RunTable& table) {
     out += std::string("| ") + r.name + " | " + ratio(our_at(r.column, r.num), our_at(r.column, r.den)) +
            " | " + ratio(pr_at(r.num, r.column), pr_at(r.den, r.column)) + " |\n";
   }
+  // What matches and what does not: the ratios within 15% of the PR's, and those off by more.
+  std::string matches, differs;
+  for (const RatioRow& r :
+       {RatioRow{"RPCs", 2, 0, 1}, RatioRow{"job time", 0, 0, 1}, RatioRow{"RPCs", 2, 500, 1},
+        RatioRow{"job time", 0, 500, 1}, RatioRow{"classes prefetched", 1, 500, 1}}) {
+    double a = our_at(r.column, r.num) / our_at(r.column, r.den);
+    double b = pr_at(r.num, r.column) / pr_at(r.den, r.column);
+    if (!(a > 0) || !(b > 0)) continue;
+    std::string text = std::string(r.name) + " depth " + std::to_string(r.num) + " / depth 1 (" +
+                       format_printf("%.2f", a) + " vs " + format_printf("%.2f", b) + ")";
+    std::string& list = std::fabs(a / b - 1) <= 0.15 ? matches : differs;
+    list += (list.empty() ? "" : ", ") + text;
+  }
+  out += "\nWithin 15% of the PR: " + (matches.empty() ? std::string("none") : matches) +
+         ". Further off: " + (differs.empty() ? std::string("none") : differs) +
+         ". Depth 1's halving of RPCs and job time is the PR's result; the deeper gains and the growth in "
+         "classes sent depend on how much code the job loads, and the PR's Jenkins job loaded more.\n";
 
   out +=
       "\nLogarithmic trend, metric = a + b·ln(depth) over depth ≥ 1 (the PR's spreadsheet):\n\n"
