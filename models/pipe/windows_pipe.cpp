@@ -16,7 +16,8 @@ bool WindowsPipe::delay_applies(size_t got) const {
 bool WindowsPipe::issue_read(ProcessId reader, size_t size, ReadMode mode, double now) {
   pending_ = PendingRead{reader, size, mode, {}, false, std::nullopt};
   if (queued_ == 0 && !write_closed_) return false;
-  if (queued_ > 0 && delay_applies(queued_)) {
+  if (queued_ > 0 && !write_closed_ &&
+      delay_applies(queued_)) {  // a closed pipe has nothing more to wait for
     pending_->deadline = delay_->deadline(now, writer_blocked());
     if (pending_->deadline) return false;
   }

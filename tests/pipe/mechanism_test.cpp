@@ -97,6 +97,17 @@ TEST(CompletionDelay, ReleasedEarlyWhenItsWriterBlocksOnAFullPipe) {
   EXPECT_FALSE(pipe.writer_blocked());
 }
 
+TEST(CompletionDelay, ReadAfterTheWriterClosedIsNotHeld) {
+  RecordingWaker waker;
+  CompletionDelay delay([] { return 0.100; });
+  WindowsPipe pipe(4120, waker, &delay);
+  pipe.write(1, bytes_of(10), 0);
+  pipe.close_write(0);
+  EXPECT_TRUE(pipe.issue_read(0, 65536, ReadMode::kOverlapped, 0));
+  EXPECT_EQ(pipe.take_completed().size(), 10u);
+  EXPECT_EQ(delay.delayed(), 0u);
+}
+
 TEST(CompletionDelay, BlockingReadsAreNeverDelayed) {
   RecordingWaker waker;
   CompletionDelay delay([] { return 0.010; });
