@@ -22,4 +22,6 @@ for i in range(files):
 PY
 git -C "$dir" add -A
 git -C "$dir" -c commit.gpgsign=false commit -q -m "perflab pipe study: deterministic content"
+# One pack, as a served repository has: pack-objects then streams reused objects instead of recompressing.
+git -C "$dir" repack -a -d -q
 git -C "$dir" rev-parse HEAD

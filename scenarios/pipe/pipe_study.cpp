@@ -105,6 +105,21 @@ Study pipe_study() {
       {"write_rate", ParamType::kRate, "\"48MiBps\"", "fixed: bytes per second", {}, 1},
       {"trace", ParamType::kPath, "\"data/git-upload-pack.writes.csv\"",
        "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)"},
+      {"real_child",
+       ParamType::kChoice,
+       "\"pack-objects\"",
+       "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
+       "upload-pack serving a clone)",
+       {"pack-objects", "upload-pack"},
+       0,
+       "micro"},
+      {"repo_mib",
+       ParamType::kInt,
+       "32",
+       "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)",
+       {},
+       1,
+       "micro"},
   };
   study.metrics = {
       {"throughput_mib_s", "pack MiB moved per second of the transfer"},
@@ -114,10 +129,21 @@ Study pipe_study() {
       {"delayed_completions", "H1: reads held by the completion delay", true},
       {"writer_blocked_s", "time the writer of the pipe under study waited on a full pipe"},
   };
+  study.micro_metrics = {
+      {"throughput_mib_s", "bytes the pump read / median wall time of one whole child run"},
+      {"seconds", "median wall time of one run: spawn to end of stream"},
+      {"bytes", "bytes the child wrote (and the pump read); upload-pack's progress lines vary"},
+      {"reads", "reads the pump made in one run"},
+      {"pipe_size_set", "pipe size the kernel set for the requested pipe_buffer (F_GETPIPE_SZ)", true},
+      {"failed", "1 if the child failed or did not exit 0"},
+  };
+  study.setup_micro = setup_linux_real;
   study.validate = validate;
   study.prepare = prepare;
   study.run_sim = run_pipe;
-  study.headline_report = headline_report;
+  study.headline_report = [](const RunTable& table) {
+    return table.scenario->engine == "micro" ? linux_real_report(table) : headline_report(table);
+  };
   return study;
 }
 

@@ -14,6 +14,8 @@ namespace perflab::pipe_study {
 Result<pipe::PipelineOptions> options_from(const Params& params);
 Result<Metrics> run_pipe(const RunContext& context);
 std::string headline_report(const RunTable& table);
+Result<MicroWorkload> setup_linux_real(const Params& params);
+std::string linux_real_report(const RunTable& table);
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
