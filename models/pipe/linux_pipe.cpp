@@ -22,6 +22,7 @@ LinuxPipe::LinuxPipe(size_t requested_size, Waker& waker)
 
 size_t LinuxPipe::push(const uint8_t* data, size_t size) {
   size_t n = std::min(size, ring_.size() - size_);
+  if (n == 0) return 0;
   size_t tail = (head_ + size_) % ring_.size();
   size_t first = std::min(n, ring_.size() - tail);
   std::memcpy(ring_.data() + tail, data, first);
@@ -51,6 +52,7 @@ bool LinuxPipe::write(ProcessId writer, Bytes data, double /*now*/) {
 Bytes LinuxPipe::read_now(size_t max, double /*now*/) {
   size_t n = std::min(max, size_);
   Bytes out(n);
+  if (n == 0) return out;
   size_t first = std::min(n, ring_.size() - head_);
   std::memcpy(out.data(), ring_.data() + head_, first);
   std::memcpy(out.data() + first, ring_.data(), n - first);
