@@ -48,12 +48,7 @@ Action PackObjects::step(double now) {
 }
 
 UploadPack::UploadPack(ProcessId id, Pipe& in, Pipe& out, UploadPackOptions options, SpanSink* spans)
-    : id_(id),
-      in_(in),
-      out_(out),
-      options_(std::move(options)),
-      spans_(spans),
-      buffer_(options_.relay_buffer + 1) {}
+    : id_(id), in_(in), out_(out), options_(options), spans_(spans), buffer_(options_.relay_buffer + 1) {}
 
 void UploadPack::queue_packet(const uint8_t* payload, size_t size) {
   char header[6];

@@ -29,7 +29,7 @@ size_t Reader::read_size() const {
   return options_.pump == Pump::kJdkBlocking ? options_.read_size : kNuProcessBufferCapacity;
 }
 
-Action Reader::handle(Bytes data, double issued, double now) {
+Action Reader::handle(const Bytes& data, double issued, double now) {
   if (spans_ != nullptr) spans_->span(name_, "read " + std::to_string(data.size()) + " B", issued, now);
   if (data.empty()) {
     stats_.finished_at = now;

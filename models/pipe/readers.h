@@ -49,7 +49,8 @@ class Reader : public Process {
   const ReaderStats& stats() const { return stats_; }
 
  protected:
-  Action handle(Bytes data, double issued, double now);  // a completed read: EOF, or the handler's cost
+  Action handle(const Bytes& data, double issued,
+                double now);  // a completed read: EOF, or the handler's cost
   size_t read_size() const;
   ProcessId id_;
   ReaderOptions options_;

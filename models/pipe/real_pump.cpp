@@ -2,7 +2,6 @@
 #include "models/pipe/real_pump.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/wait.h>
@@ -11,9 +10,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
-
-extern char** environ;
 
 namespace perflab::pipe {
 namespace {

@@ -18,6 +18,17 @@ std::vector<WriteEvent> fixed_schedule(uint64_t total_bytes, size_t chunk_size, 
   return events;
 }
 
+namespace {
+Status line_error(const std::string& at, const std::string& what, const std::string& line) {
+  std::string message = at;
+  message += what;
+  message += ", got \"";
+  message += line;
+  message += "\"";
+  return Status::Error(message);
+}
+}  // namespace
+
 Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::string& where) {
   std::vector<WriteEvent> events;
   std::istringstream in(text);
@@ -29,8 +40,7 @@ Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::
     if (line.empty() || line[0] == '#') continue;
     std::string at = where + ":" + std::to_string(number) + ": ";
     if (!header) {
-      if (line != "time_s,bytes")
-        return Status::Error(at + "expected the header \"time_s,bytes\", got \"" + line + "\"");
+      if (line != "time_s,bytes") return line_error(at, "expected the header \"time_s,bytes\"", line);
       header = true;
       continue;
     }
@@ -38,12 +48,11 @@ Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::
     char* end = nullptr;
     double time = std::strtod(line.c_str(), &end);
     if (comma == std::string::npos || end != line.c_str() + comma) {
-      return Status::Error(at + "expected \"seconds,bytes\", got \"" + line + "\"");
+      return line_error(at, "expected \"seconds,bytes\"", line);
     }
     const char* size_text = line.c_str() + comma + 1;
     long long bytes = std::strtoll(size_text, &end, 10);
-    if (end == size_text || *end != '\0')
-      return Status::Error(at + "expected a whole number of bytes, got \"" + line + "\"");
+    if (end == size_text || *end != '\0') return line_error(at, "expected a whole number of bytes", line);
     if (bytes <= 0)
       return Status::Error(at + "a write must have at least 1 byte, got " + std::to_string(bytes));
     if (time < 0 || (!events.empty() && time < events.back().at)) {

@@ -16,7 +16,7 @@ namespace {
 
 template <typename... Args>
 std::string strf(const char* format, Args... args) {
-  char buffer[512];
+  char buffer[2048];
   std::snprintf(buffer, sizeof(buffer), format, args...);
   return buffer;
 }
@@ -102,7 +102,7 @@ std::string headline_report(const RunTable& table) {
       strf("Simulated %.0f MiB per run (10 seeds: timer phase), projected to the seed's %.2f MiB pack.\n\n",
            table.params(0).real("transfer_bytes") / kMiB, transfer_mib);
   out += "| case | pump | pipe | platform | seed |";
-  for (const auto& m : mechanisms) out += " " + m + " MiB/s | " + m + " clone |";
+  for (const auto& m : mechanisms) out += strf(" %s MiB/s | %s clone |", m.c_str(), m.c_str());
   out += "\n|---|---|---|---|---|";
   for (size_t i = 0; i < mechanisms.size(); ++i) out += "---|---|";
   out += "\n";
@@ -110,9 +110,10 @@ std::string headline_report(const RunTable& table) {
     auto row = seed.find("case", std::string(name));
     if (!row) continue;
     std::string published = seed.text(*row, "whole_operation");
-    if (auto t = seed.number(*row, "throughput_mib_s")) published = strf("%.4g MiB/s, ", *t) + published;
-    out += std::string("| ") + name + " | " + seed.text(*row, "pump") + " | " +
-           seed.text(*row, "pipe_buffer") + " | " + seed.text(*row, "platform") + " | " + published + " |";
+    if (auto t = seed.number(*row, "throughput_mib_s")) published.insert(0, strf("%.4g MiB/s, ", *t));
+    out +=
+        strf("| %s | %s | %s | %s | %s |", name, seed.text(*row, "pump").c_str(),
+             seed.text(*row, "pipe_buffer").c_str(), seed.text(*row, "platform").c_str(), published.c_str());
     for (const auto& m : mechanisms) {
       const Cell& c = cells[m][name];
       out += " " + mib_s(c) + " | " + clone_time(c, transfer_mib) + " |";
