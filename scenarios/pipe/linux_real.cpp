@@ -86,35 +86,48 @@ std::string linux_real_report(const RunTable& table) {
                   set[0], mib[0], reads[0]);
     out += row;
   }
-  // The seed's claim, per child: no penalty at 64 KiB. On a shared machine the repetitions spread widely,
-  // so 64 KiB counts as penalised only if even its best repetition is slower than the fastest size's median.
+  // The seed's claim, per child: no penalty at 64 KiB. On a shared machine the repetitions spread widely, so
+  // 64 KiB counts as penalised only if its repetitions and the fastest size's do not overlap at all: its best
+  // is slower than the fastest size's worst.
   struct Child {
     double best_median = 0;
-    double best_64k = 0;  // MiB/s of 64 KiB's fastest repetition
+    double fastest_worst = 0;  // MiB/s of the slowest repetition of the size with the best median
+    double best_64k = 0;       // MiB/s of 64 KiB's fastest repetition
   };
   std::map<std::string, Child> children;
+  auto rates = [&table](size_t point, double bytes) {
+    std::vector<double> out;
+    for (const RunRow& row : table.rows) {
+      if (row.point != point) continue;
+      for (double seconds : row.repetitions) out.push_back(bytes / seconds / kMiB);
+    }
+    return out;
+  };
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
     auto mib = table.values(p, "throughput_mib_s");
     auto bytes = table.values(p, "bytes");
     if (mib.empty() || bytes.empty()) continue;
     Child& child = children[table.params(p).string("real_child")];
-    child.best_median = std::max(child.best_median, mib[0]);
-    if (table.params(p).real("pipe_buffer") != 65536) continue;
-    for (const RunRow& row : table.rows) {
-      if (row.point != p) continue;
-      for (double seconds : row.repetitions)
-        child.best_64k = std::max(child.best_64k, bytes[0] / seconds / kMiB);
+    std::vector<double> runs = rates(p, bytes[0]);
+    if (runs.empty()) continue;
+    if (mib[0] > child.best_median) {
+      child.best_median = mib[0];
+      child.fastest_worst = *std::min_element(runs.begin(), runs.end());
     }
+    if (table.params(p).real("pipe_buffer") == 65536)
+      child.best_64k = *std::max_element(runs.begin(), runs.end());
   }
   out += "\n";
   for (const auto& [name, child] : children) {
     if (child.best_64k <= 0) continue;
     char line[320];
-    std::snprintf(line, sizeof(line),
-                  "- %s: 64 KiB's best repetition %.0f MiB/s vs the fastest size's median %.0f MiB/s: %s.\n",
-                  name.c_str(), child.best_64k, child.best_median,
-                  child.best_64k >= child.best_median ? "no penalty at 64 KiB (the seed's claim holds)"
-                                                      : "a penalty at 64 KiB beyond the noise");
+    std::snprintf(
+        line, sizeof(line),
+        "- %s: 64 KiB's best repetition %.0f MiB/s, the fastest size's (median %.0f) worst %.0f MiB/s: "
+        "%s.\n",
+        name.c_str(), child.best_64k, child.best_median, child.fastest_worst,
+        child.best_64k >= child.fastest_worst ? "no penalty at 64 KiB (the seed's claim holds)"
+                                              : "a penalty at 64 KiB beyond the noise");
     out += line;
   }
   out +=
