@@ -1,0 +1,86 @@
+// The readers (pumps) at the end of the pipe under study, selected by the `pump` parameter.
+//
+// nuprocess-iocp (NuProcess on Windows, ProcessCompletions.java at nuprocess-2.0.2): one outstanding
+//   overlapped ReadFile of buffer.remaining() bytes (queueRead, :287), BUFFER_CAPACITY = 65,536
+//   (NuProcess.java:43) - what the handler left unconsumed; the handler here consumes everything, so every
+//   read asks for 65,536. On each completion from GetQueuedCompletionStatus (:149): readStdout (the handler,
+//   then compact, WindowsProcess.java:356), then queueRead at once (:173-174). A 0-byte completion ends it.
+// jdk-blocking (ProcessBuilder): blocking reads of `read_size` (8 KiB: BufferedInputStream), same handler.
+// nuprocess-epoll (NuProcess on Linux, BasePosixProcess.java:340): level-triggered readiness, then
+//   read(min(available, 65,536)); on Linux a jdk-blocking read waits for the first byte the same way.
+//
+// The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/pipe/linux_pipe.h"
+#include "models/pipe/process.h"
+#include "models/pipe/windows_pipe.h"
+
+namespace perflab::pipe {
+
+enum class Pump { kNuProcessIocp, kJdkBlocking, kNuProcessEpoll };
+std::optional<Pump> parse_pump(std::string_view name);  // "nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"
+const char* pump_name(Pump pump);
+
+constexpr size_t kNuProcessBufferCapacity = 65536;
+
+struct ReaderOptions {
+  Pump pump = Pump::kNuProcessIocp;
+  size_t read_size = 8192;     // jdk-blocking only: bytes per blocking read
+  double handler_c0 = 220e-6;  // seconds per completed read
+  double handler_c1 = 1e-9;    // seconds per byte of a completed read
+};
+
+struct ReaderStats {
+  uint64_t reads = 0;  // completed reads that returned bytes
+  Checksum checksum;   // of every byte read, in order
+  double finished_at = 0;
+};
+
+class Reader : public Process {
+ public:
+  Reader(ProcessId id, ReaderOptions options, SpanSink* spans);
+  const std::string& name() const override { return name_; }
+  const ReaderStats& stats() const { return stats_; }
+
+ protected:
+  Action handle(const Bytes& data, double issued,
+                double now);  // a completed read: EOF, or the handler's cost
+  size_t read_size() const;
+  ProcessId id_;
+  ReaderOptions options_;
+  SpanSink* spans_;
+  std::string name_ = "reader";
+  ReaderStats stats_;
+};
+
+// ReadFile on a Windows pipe: overlapped (IOCP) or blocking; the read is pending until a write completes it.
+class WindowsReader : public Reader {
+ public:
+  WindowsReader(ProcessId id, WindowsPipe& pipe, ReaderOptions options, SpanSink* spans = nullptr);
+  Action step(double now) override;
+
+ private:
+  WindowsPipe& pipe_;
+  bool outstanding_ = false;
+  double issued_ = 0;
+};
+
+// Readiness, then read: epoll on Linux (or a blocking read, which waits for the first byte the same way).
+class LinuxReader : public Reader {
+ public:
+  LinuxReader(ProcessId id, LinuxPipe& pipe, ReaderOptions options, SpanSink* spans = nullptr);
+  Action step(double now) override;
+
+ private:
+  LinuxPipe& pipe_;
+  bool waiting_ = false;
+  double since_ = 0;
+};
+
+}  // namespace perflab::pipe

@@ -1,0 +1,140 @@
+// posix_spawn + F_SETPIPE_SZ + epoll (see real_pump.h). Linux only.
+#include "models/pipe/real_pump.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+
+namespace perflab::pipe {
+namespace {
+
+// A file descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+Status errno_error(const std::string& what) {
+  return Status::Error(what + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
+  if (options.argv.empty()) return Status::Error("real pump: no child command given");
+  if (options.stdin_data.size() > 65536) return Status::Error("real pump: stdin_data over 64 KiB");
+  if (options.read_size == 0 || options.pipe_size == 0) return Status::Error("real pump: sizes must be > 0");
+
+  int out_fds[2];
+  int in_fds[2];
+  if (pipe2(out_fds, O_CLOEXEC) != 0) return errno_error("pipe2");
+  Fd out_read(out_fds[0]), out_write(out_fds[1]);
+  if (pipe2(in_fds, O_CLOEXEC) != 0) return errno_error("pipe2");
+  Fd in_read(in_fds[0]), in_write(in_fds[1]);
+
+  RealPumpResult result;
+  if (fcntl(out_read.get(), F_SETPIPE_SZ, static_cast<int>(options.pipe_size)) < 0) {
+    return errno_error("F_SETPIPE_SZ " + std::to_string(options.pipe_size));
+  }
+  result.pipe_size = static_cast<size_t>(fcntl(out_read.get(), F_GETPIPE_SZ));
+  if (!options.stdin_data.empty() &&
+      write(in_write.get(), options.stdin_data.data(), options.stdin_data.size()) !=
+          static_cast<ssize_t>(options.stdin_data.size())) {
+    return errno_error("writing the child's stdin");
+  }
+  in_write.reset();
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_read.get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, out_write.get(), 1);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (const auto& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t child = 0;
+  auto start = std::chrono::steady_clock::now();
+  int spawned = posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0)
+    return Status::Error("cannot start \"" + options.argv[0] + "\": " + std::strerror(spawned));
+  out_write.reset();  // the child holds the only write end now: its exit is our end of stream
+  in_read.reset();
+
+  auto reap = [&](bool kill_first) {
+    if (kill_first) kill(child, SIGKILL);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.exited = WIFEXITED(status);
+    result.exit_status = result.exited ? WEXITSTATUS(status) : -1;
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  };
+
+  fcntl(out_read.get(), F_SETFL, O_NONBLOCK);
+  Fd epoll(epoll_create1(EPOLL_CLOEXEC));
+  epoll_event event{};
+  event.events = EPOLLIN;  // level-triggered, as NuProcess registers it
+  if (epoll.get() < 0 || epoll_ctl(epoll.get(), EPOLL_CTL_ADD, out_read.get(), &event) != 0) {
+    reap(true);
+    return errno_error("epoll");
+  }
+  std::vector<uint8_t> buffer(options.read_size);
+  auto deadline = start + std::chrono::duration<double>(options.timeout_s);
+  for (;;) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      reap(true);
+      return Status::Error("real pump: \"" + options.argv[0] + "\" still running after " +
+                           std::to_string(options.timeout_s) + " s, killed (" + std::to_string(result.bytes) +
+                           " bytes read)");
+    }
+    epoll_event ready{};
+    int n = epoll_wait(epoll.get(), &ready, 1, static_cast<int>(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      reap(true);
+      return errno_error("epoll_wait");
+    }
+    if (n == 0) continue;
+    ssize_t got = read(out_read.get(), buffer.data(), buffer.size());
+    if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    if (got < 0) {
+      reap(true);
+      return errno_error("read");
+    }
+    if (got == 0) break;  // every write end closed: end of stream
+    ++result.reads;
+    if (result.head.size() < 16) {
+      result.head.append(reinterpret_cast<const char*>(buffer.data()),
+                         std::min<size_t>(16 - result.head.size(), static_cast<size_t>(got)));
+    }
+    result.bytes += static_cast<uint64_t>(got);
+    result.checksum.add(buffer.data(), static_cast<size_t>(got));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  reap(false);
+  return result;
+}
+
+}  // namespace perflab::pipe

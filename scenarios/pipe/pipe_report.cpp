@@ -1,0 +1,171 @@
+// The headline report of the `pipe` study: the seed-shaped table (pump, MiB/s, time for the whole 480.51 MiB
+// clone) under each mechanism side by side, beside the seed's numbers (scenarios/pipe/reference.csv), and
+// which explanation reproduces the three observations: 64 KiB slow, 4,120 as fast as the JDK, Linux fast.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "analysis/stats.h"
+#include "scenarios/pipe/pipe_study.h"
+#include "sim/reference.h"
+#include "sim/value_format.h"
+
+namespace perflab::pipe_study {
+namespace {
+
+template <typename... Args>
+std::string strf(const char* format, Args... args) {
+  char buffer[2048];
+  std::snprintf(buffer, sizeof(buffer), format, args...);
+  return buffer;
+}
+
+const char* const kCases[] = {"jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"};
+
+struct Cell {
+  double mean = 0;
+  double half = 0;  // 95% interval half-width
+  bool present = false;
+};
+
+std::string mib_s(const Cell& c) {
+  if (!c.present) return "—";
+  if (c.half > 0.005 * c.mean) return strf("%.2f ± %.2f", c.mean, c.half);
+  return strf("%.2f", c.mean);
+}
+
+std::string clone_time(const Cell& c, double transfer_mib) {
+  if (!c.present || c.mean <= 0) return "—";
+  double s = transfer_mib / c.mean;
+  return s >= 120 ? strf("%.1f min", s / 60) : strf("%.1f s", s);
+}
+
+}  // namespace
+
+// phase.toml: per case, the mean throughput over pack_rate (rows) x pipe_buffer (columns).
+std::string phase_report(const RunTable& table) {
+  std::vector<std::string> cases, rates, sizes;
+  std::map<std::string, std::map<std::string, std::map<std::string, double>>> mean;  // case, rate, size
+  auto remember = [](std::vector<std::string>& list, const std::string& value) {
+    if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+  };
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    std::vector<double> values = table.values(p, "throughput_mib_s");
+    if (values.empty()) continue;
+    const std::string& name = table.column_value(p, "case");
+    const std::string& rate = table.column_value(p, "pack_rate");
+    const std::string& size = table.column_value(p, "pipe_buffer");
+    remember(cases, name);
+    remember(rates, rate);
+    remember(sizes, size);
+    mean[name][rate][size] = stats::summarize(values).mean;
+  }
+  std::string out = "### Where each pathology lives: NuProcess (IOCP) throughput, MiB/s\n\n";
+  out += "Rows: pack-objects' rate; columns: the pipe's size (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B).\n";
+  for (const auto& name : cases) {
+    out += "\n**" + name + "**\n\n| pack_rate |";
+    for (const auto& size : sizes) out += " " + size + " |";
+    out += "\n|---|";
+    for (size_t i = 0; i < sizes.size(); ++i) out += "---:|";
+    out += "\n";
+    for (const auto& rate : rates) {
+      out += "| " + rate + " |";
+      for (const auto& size : sizes) out += strf(" %.1f |", mean[name][rate][size]);
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string headline_report(const RunTable& table) {
+  if (table.points_where("case", "jdk").empty()) return phase_report(table);
+  auto reference = ReferenceTable::ForStudy("pipe");
+  if (!reference.ok()) return "(no seed table: " + reference.status().message() + ")\n";
+  const ReferenceTable& seed = *reference;
+  const double transfer_mib = seed.number(*seed.find("case", std::string("jdk")), "transfer_mib").value_or(0);
+
+  std::vector<std::string> mechanisms;
+  std::map<std::string, std::map<std::string, Cell>> cells;  // mechanism -> case -> throughput
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    const std::string& mechanism = table.params(p).string("mechanism");
+    const std::string& name = table.column_value(p, "case");
+    std::vector<double> values = table.values(p, "throughput_mib_s");
+    if (values.empty()) continue;
+    if (cells.count(mechanism) == 0) mechanisms.push_back(mechanism);
+    auto s = stats::summarize(values);
+    cells[mechanism][name] = Cell{s.mean, (s.ci95_high - s.ci95_low) / 2, true};
+  }
+
+  std::string out = "### NuProcess pipe pump: the seed's clone under each explanation\n\n";
+  out +=
+      strf("Simulated %.0f MiB per run (10 seeds: timer phase), projected to the seed's %.2f MiB pack.\n\n",
+           table.params(0).real("transfer_bytes") / kMiB, transfer_mib);
+  out += "| case | pump | pipe | platform | seed |";
+  for (const auto& m : mechanisms) out += strf(" %s MiB/s | %s clone |", m.c_str(), m.c_str());
+  out += "\n|---|---|---|---|---|";
+  for (size_t i = 0; i < mechanisms.size(); ++i) out += "---|---|";
+  out += "\n";
+  for (const char* name : kCases) {
+    auto row = seed.find("case", std::string(name));
+    if (!row) continue;
+    std::string published = seed.text(*row, "whole_operation");
+    if (auto t = seed.number(*row, "throughput_mib_s")) published.insert(0, strf("%.4g MiB/s, ", *t));
+    out +=
+        strf("| %s | %s | %s | %s | %s |", name, seed.text(*row, "pump").c_str(),
+             seed.text(*row, "pipe_buffer").c_str(), seed.text(*row, "platform").c_str(), published.c_str());
+    for (const auto& m : mechanisms) {
+      const Cell& c = cells[m][name];
+      out += " " + mib_s(c) + " | " + clone_time(c, transfer_mib) + " |";
+    }
+    out += "\n";
+  }
+
+  out +=
+      "\nThe handler cost (c0 = " + format_quantity(table.params(0).real("handler_c0"), Quantity::kDuration) +
+      ", c1 = " + format_quantity(table.params(0).real("handler_c1"), Quantity::kDuration) +
+      " per byte) is the one constant calibrated, so that JDK / 4,120 B under poll-tick gives the seed's "
+      "~34 MiB/s; every other number is a prediction of the model.\n\n";
+  const double seed_jdk = seed.number(*seed.find("case", std::string("jdk")), "throughput_mib_s").value_or(0);
+  const double seed_slow =
+      seed.number(*seed.find("case", std::string("nuprocess-2.0.1")), "throughput_mib_s").value_or(0);
+  out += strf(
+      "Observations of the seed: (1) the 64 KiB pipe is slow (%.0fx slower than the JDK), (2) 4,120 B is as "
+      "fast "
+      "as the JDK, (3) Linux is fast. Here slow means under a fifth of the JDK's rate, as fast within 15%%. "
+      "On "
+      "Linux the mechanism does not apply (real poll, no delay, Linux pipes). The clone columns are the "
+      "transfer alone; the seed's whole operation also includes the work before it.\n\n",
+      seed_slow > 0 ? seed_jdk / seed_slow : 0.0);
+  for (const auto& m : mechanisms) {
+    auto& c = cells[m];
+    if (!c["jdk"].present || !c["nuprocess-2.0.1"].present) continue;
+    double jdk = c["jdk"].mean;
+    bool slow = c["nuprocess-2.0.1"].mean < jdk / 5;
+    bool same = c["nuprocess-2.0.2"].present && std::fabs(c["nuprocess-2.0.2"].mean - jdk) <= 0.15 * jdk;
+    bool linux_fast = c["linux"].present && c["linux"].mean >= 0.85 * jdk;
+    int held = int{slow} + int{same} + int{linux_fast};
+    out += "- **" + m + "**: " + (slow ? "64 KiB slow" : "64 KiB NOT slow") +
+           strf(" (%.1fx)", jdk / c["nuprocess-2.0.1"].mean) + ", " +
+           (same ? "4,120 as fast as the JDK" : "4,120 NOT as fast as the JDK") + ", " +
+           (linux_fast ? "Linux fast" : "Linux NOT fast") + strf(": %d of 3 observations", held) +
+           (held == 3 ? " — reproduces all three." : ".");
+    if (c["jdk-64k"].present) {
+      bool jdk64_slow = c["jdk-64k"].mean < jdk / 5;
+      out += strf(" Predicts the discriminating case (JDK blocking reads on a 64 KiB pipe) %s: %.2f MiB/s.",
+                  jdk64_slow ? "SLOW" : "FAST", c["jdk-64k"].mean);
+    }
+    out += "\n";
+  }
+  out +=
+      "\nH2's slow rate is pack-objects' lead (8 KiB in its buffer + 8 KiB in the 8,192-byte pipe) per timer "
+      "tick, "
+      "16 KiB / 15.625 ms = 1 MiB/s, about half the seed's ~2 MB/s; the rate scales with the tick "
+      "(scenarios/pipe/phase.toml sweeps timer_resolution and pack_rate). H1 with the default "
+      "completion_delay never gets slow at 48 MiB/s because a held read fills 64 KiB in about 1.3 ms; "
+      "phase.toml sweeps D and "
+      "pack_rate for where it would.\n";
+  return out;
+}
+
+}  // namespace perflab::pipe_study

@@ -1,0 +1,180 @@
+// Study `pipe`: NuProcess's pipe pump and the 64 KiB pipe that made git clones 17x slower on Windows
+// (NuProcess #117 / PR #118, BSERV-12599). Parameters, metrics, cross-parameter rules, the trace loading.
+#include "scenarios/pipe/pipe_study.h"
+
+#include <map>
+
+namespace perflab::pipe_study {
+namespace {
+
+// Traces loaded in the parent by prepare(), inherited by the forked runs.
+std::map<std::string, std::vector<pipe::WriteEvent>>& trace_cache() {
+  static std::map<std::string, std::vector<pipe::WriteEvent>> cache;
+  return cache;
+}
+
+Result<std::vector<pipe::WriteEvent>> trace_for(const std::string& path) {
+  auto& cache = trace_cache();
+  if (auto it = cache.find(path); it != cache.end()) return it->second;
+  auto events = pipe::load_trace(path);
+  if (!events.ok()) return events.status();
+  cache[path] = *events;
+  return events;
+}
+
+Status validate(const Params& params) {
+  auto options = options_from(params);  // reads and checks the trace file, if one is used
+  if (!options.ok()) return options.status();
+  return pipe::validate(*options);
+}
+
+Status prepare(const Params& params) {
+  if (params.string("writer") != "trace") return Status::OK();
+  return trace_for(params.string("trace")).status();
+}
+
+Study pipe_study() {
+  Study study;
+  study.name = "pipe";
+  study.description =
+      "NuProcess pipe pump (#117/#118): why a 64 KiB pipe made git clones 17x slower on Windows, under two "
+      "explanations (poll tick H2, completion delay H1)";
+  study.params = {
+      {"pump",
+       ParamType::kChoice,
+       "\"nuprocess-iocp\"",
+       "the reader: nuprocess-iocp (one overlapped read of 65,536 B), jdk-blocking (blocking reads of "
+       "read_size), nuprocess-epoll (Linux readiness, reads of up to 65,536 B)",
+       {"nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"}},
+      {"pipe_buffer",
+       ParamType::kSize,
+       "\"64KiB\"",
+       "the pipe under study: NPFS quota on Windows (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B), size asked "
+       "with F_SETPIPE_SZ on Linux (rounded up to a power-of-two number of pages)",
+       {},
+       1},
+      {"platform",
+       ParamType::kChoice,
+       "\"windows\"",
+       "windows: NPFS pipes, the mechanism applies; linux: Linux pipes, real poll, no delay",
+       {"windows", "linux"}},
+      {"mechanism",
+       ParamType::kChoice,
+       "\"poll-tick\"",
+       "the explanation under test (Windows only): poll-tick (H2: git's emulated poll sleeps to the next "
+       "timer tick), completion-delay (H1: IOCP holds short reads), none",
+       {"poll-tick", "completion-delay", "none"}},
+      {"writer",
+       ParamType::kChoice,
+       "\"git\"",
+       "git (pack-objects -> pipe -> upload-pack), fixed (chunk_size at write_rate), trace (replay a file)",
+       {"git", "fixed", "trace"}},
+      {"transfer_bytes", ParamType::kSize, "\"48MiB\"", "pack bytes moved (git, fixed)", {}, 1},
+      {"pack_rate", ParamType::kRate, "\"48MiBps\"", "pack-objects' production rate (git)", {}, 1},
+      {"relay_buffer",
+       ParamType::kSize,
+       "\"8KiB\"",
+       "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)",
+       {},
+       1},
+      {"inner_pipe",
+       ParamType::kSize,
+       "\"0B\"",
+       "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
+       "Linux",
+       {},
+       0},
+      {"timer_resolution",
+       ParamType::kDuration,
+       "\"15.625ms\"",
+       "H2: Windows timer tick (15.625 ms by default, 1 ms after timeBeginPeriod(1)); the phase is drawn per "
+       "seed",
+       {},
+       0},
+      {"completion_delay", ParamType::kDistribution, "\"constant(1ms)\"",
+       "H1: how long a held IOCP read waits for more data (drawn per held read)"},
+      {"read_size", ParamType::kSize, "\"8KiB\"", "jdk-blocking: bytes per blocking read", {}, 1},
+      {"handler_c0",
+       ParamType::kDuration,
+       "\"220us\"",
+       "reader CPU per completed read: the one calibrated constant (JDK / 4,120 B -> the seed's 33.96 MiB/s)",
+       {},
+       0},
+      {"handler_c1", ParamType::kDuration, "\"1ns\"", "reader CPU per byte of a completed read", {}, 0},
+      {"chunk_size", ParamType::kSize, "\"8KiB\"", "fixed: bytes per write", {}, 1},
+      {"write_rate", ParamType::kRate, "\"48MiBps\"", "fixed: bytes per second", {}, 1},
+      {"trace", ParamType::kPath, "\"data/git-upload-pack.writes.csv\"",
+       "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)"},
+      {"real_child",
+       ParamType::kChoice,
+       "\"pack-objects\"",
+       "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
+       "upload-pack serving a clone)",
+       {"pack-objects", "upload-pack"},
+       0,
+       "micro"},
+      {"repo_mib",
+       ParamType::kInt,
+       "32",
+       "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)",
+       {},
+       1,
+       "micro"},
+  };
+  study.metrics = {
+      {"throughput_mib_s", "pack MiB moved per second of the transfer"},
+      {"duration_s", "simulated time until the reader saw end of stream"},
+      {"reads", "completed reads that returned data", true},
+      {"poll_sleeps", "H2: upload-pack's Sleep(1) calls in the emulated poll", true},
+      {"delayed_completions", "H1: reads held by the completion delay", true},
+      {"writer_blocked_s", "time the writer of the pipe under study waited on a full pipe"},
+  };
+  study.micro_metrics = {
+      {"throughput_mib_s", "bytes the pump read / median wall time of one whole child run"},
+      {"seconds", "median wall time of one run: spawn to end of stream"},
+      {"bytes", "bytes the child wrote (and the pump read); upload-pack's progress lines vary"},
+      {"reads", "reads the pump made in one run"},
+      {"pipe_size_set", "pipe size the kernel set for the requested pipe_buffer (F_GETPIPE_SZ)", true},
+      {"failed", "1 if the child failed or did not exit 0"},
+  };
+  study.setup_micro = setup_linux_real;
+  study.validate = validate;
+  study.prepare = prepare;
+  study.run_sim = run_pipe;
+  study.headline_report = [](const RunTable& table) {
+    return table.scenario->engine == "micro" ? linux_real_report(table) : headline_report(table);
+  };
+  return study;
+}
+
+const StudyRegistration registration(pipe_study);
+
+}  // namespace
+
+Result<pipe::PipelineOptions> options_from(const Params& params) {
+  pipe::PipelineOptions o;
+  o.platform = *pipe::parse_platform(params.string("platform"));
+  o.mechanism = *pipe::parse_mechanism(params.string("mechanism"));
+  o.reader.pump = *pipe::parse_pump(params.string("pump"));
+  o.reader.read_size = static_cast<size_t>(params.real("read_size"));
+  o.reader.handler_c0 = params.real("handler_c0");
+  o.reader.handler_c1 = params.real("handler_c1");
+  o.pipe_buffer = static_cast<size_t>(params.real("pipe_buffer"));
+  o.writer = *pipe::parse_writer(params.string("writer"));
+  o.transfer_bytes = static_cast<uint64_t>(params.real("transfer_bytes"));
+  o.pack_rate = params.real("pack_rate");
+  o.relay_buffer = static_cast<size_t>(params.real("relay_buffer"));
+  o.inner_pipe = static_cast<size_t>(params.real("inner_pipe"));
+  o.timer_resolution = params.real("timer_resolution");
+  o.chunk_size = static_cast<size_t>(params.real("chunk_size"));
+  o.write_rate = params.real("write_rate");
+  o.completion_delay = [] { return 0.0; };  // the driver draws from the scenario's distribution
+  if (o.writer == pipe::WriterKind::kTrace) {
+    auto events = trace_for(params.string("trace"));
+    if (!events.ok()) return events.status();
+    o.trace = *events;
+  }
+  return o;
+}
+
+}  // namespace perflab::pipe_study

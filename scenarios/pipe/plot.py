@@ -1,0 +1,87 @@
+"""Plots of the pipe study: the headline clone (throughput per pump under each explanation, beside the seed's
+numbers) and the phase heatmaps (NuProcess throughput over pack_rate x pipe_buffer, per mechanism)."""
+from pathlib import Path
+
+import numpy as np
+from matplotlib.colors import LogNorm
+
+from perflab_plots import plt, pd, reference, save
+
+CASES = ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
+
+
+def plot_clone(summary: Path) -> Path:
+    frame = pd.read_csv(summary)
+    seed = reference("pipe").set_index("case")
+    mechanisms = list(dict.fromkeys(frame["mechanism"]))
+    x = np.arange(len(CASES))
+    width = 0.8 / (len(mechanisms) + 1)
+    fig, ax = plt.subplots(figsize=(11, 4.8))
+    for i, mechanism in enumerate(mechanisms):
+        rows = frame[frame["mechanism"] == mechanism].set_index("case").reindex(CASES)
+        mean = rows["throughput_mib_s_mean"]
+        err = [mean - rows["throughput_mib_s_ci95_low"], rows["throughput_mib_s_ci95_high"] - mean]
+        ax.bar(x + i * width, mean, width, yerr=err, capsize=2, label=f"perflab, {mechanism}")
+    published = seed.reindex(CASES)["throughput_mib_s"]
+    ax.bar(x + len(mechanisms) * width, published, width, color="black", label="seed (NuProcess #117)")
+    said = seed.reindex(CASES)["whole_operation"]
+    for j, case in enumerate(CASES):
+        if np.isnan(published.iloc[j]):
+            label = "seed: same as JDK" if "same" in str(said.iloc[j]) else "seed: not measured"
+            ax.text(x[j] + len(mechanisms) * width, 0.6, label, ha="center", va="bottom", fontsize=7,
+                    rotation=90)
+    ax.set_yscale("log")
+    ax.set_ylim(0.5, 100)
+    ax.set_xticks(x + 0.4 - width / 2)
+    ax.set_xticklabels(["JDK\n4,120 B", "NuProcess 2.0.1\n64 KiB", "NuProcess 2.0.2\n4,120 B",
+                        "Linux epoll\n64 KiB", "JDK 64 KiB\n(discriminating)"])
+    ax.set_ylabel("throughput (MiB/s, log)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", ncol=len(mechanisms) + 1, bbox_to_anchor=(0.5, -0.16))
+    ax.set_title("git clone through the pump: 48 MiB/s pack-objects, Windows unless noted")
+    return save(fig, summary)
+
+
+def plot_phase(summary: Path) -> Path:
+    frame = pd.read_csv(summary)
+    cases = list(dict.fromkeys(frame["case"]))
+    rates = list(dict.fromkeys(frame["pack_rate"]))
+    sizes = list(dict.fromkeys(frame["pipe_buffer"]))
+    fig, axes = plt.subplots(1, len(cases), figsize=(3.8 * len(cases), 4.4), squeeze=False, sharey=True)
+    norm = LogNorm(vmin=0.5, vmax=200)
+    for ax, case in zip(axes[0], cases):
+        rows = frame[frame["case"] == case]
+        grid = rows.pivot(index="pack_rate", columns="pipe_buffer", values="throughput_mib_s_mean")
+        grid = grid.reindex(index=rates, columns=sizes)
+        image = ax.imshow(grid.values, origin="lower", cmap="viridis", norm=norm, aspect="auto")
+        for r in range(len(rates)):
+            for c in range(len(sizes)):
+                value = grid.values[r, c]
+                ax.text(c, r, f"{value:.0f}" if value >= 10 else f"{value:.1f}", ha="center", va="center",
+                        fontsize=7, color="white" if value < 20 else "black")
+        ax.set_xticks(range(len(sizes)))
+        ax.set_xticklabels(sizes, rotation=45, fontsize=8)
+        ax.set_yticks(range(len(rates)))
+        ax.set_xlabel("pipe_buffer")
+        ax.set_title(case, fontsize=10)
+    axes[0][0].set_yticklabels(rates, fontsize=8)
+    axes[0][0].set_ylabel("pack_rate")
+    fig.colorbar(image, ax=axes[0].tolist(), label="NuProcess IOCP throughput (MiB/s, log)", shrink=0.85)
+    fig.suptitle("Where each pathology lives: NuProcess on Windows, pack_rate x pipe_buffer")
+    out = summary.with_suffix("").with_suffix("")
+    out = out.with_name(out.name + ".png")
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def plot(results: Path) -> list:
+    """Draws the pictures of results/pipe/; returns the files written."""
+    written = []
+    clone = results / "pipe-git-clone.summary.csv"
+    if clone.exists():
+        written.append(plot_clone(clone))
+    phase = results / "pipe-phase.summary.csv"
+    if phase.exists():
+        written.append(plot_phase(phase))
+    return written

@@ -1,0 +1,77 @@
+// The `pipe` study through the perflab binary: the headline scenario on a small transfer, the trace writer
+// on the committed capture, determinism across --jobs, and bad parameters refused before anything runs.
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+
+const std::string kScenario = std::string(PERFLAB_SCENARIOS) + "/pipe/git-clone.toml";
+
+double throughput(const std::vector<CsvRow>& rows, const std::string& name, const std::string& mechanism) {
+  for (const auto& row : rows) {
+    if (row.at("case") == name && row.at("mechanism") == mechanism)
+      return std::stod(row.at("throughput_mib_s_mean"));
+  }
+  ADD_FAILURE() << "no row for " << name << " / " << mechanism;
+  return 0;
+}
+
+TEST(PipeStudy, HeadlineShapeOnASmallTransfer) {
+  TempDir dir;
+  CliResult r =
+      run_perflab("run " + kScenario + " --seeds 2 --jobs 2 --set 'params.transfer_bytes=\"4MiB\"' --out " +
+                  dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "pipe-git-clone.summary.csv"));
+  double jdk = throughput(rows, "jdk", "poll-tick");
+  EXPECT_LT(throughput(rows, "nuprocess-2.0.1", "poll-tick"), jdk / 5);
+  EXPECT_NEAR(throughput(rows, "nuprocess-2.0.2", "poll-tick"), jdk, 0.15 * jdk);
+  EXPECT_GT(throughput(rows, "linux", "poll-tick"), 0.85 * jdk);
+  EXPECT_GT(throughput(rows, "nuprocess-2.0.1", "completion-delay"), jdk / 5);
+}
+
+TEST(PipeStudy, SameCsvWhateverTheJobs) {
+  TempDir one, two;
+  const std::string args = "run " + kScenario + " --seeds 2 --set 'params.transfer_bytes=\"1MiB\"' --out ";
+  ASSERT_EQ(run_perflab(args + one.path().string() + " --jobs 1").status, 0);
+  ASSERT_EQ(run_perflab(args + two.path().string() + " --jobs 2").status, 0);
+  EXPECT_EQ(read_file(one / "pipe-git-clone.csv"), read_file(two / "pipe-git-clone.csv"));
+}
+
+TEST(PipeStudy, TraceWriterReplaysTheCommittedCapture) {
+  TempDir dir;
+  write_file(dir / "t.toml",
+             "[scenario]\nname = \"t\"\nstudy = \"pipe\"\nengine = \"sim\"\n[network]\nlatency = \"0ms\"\n"
+             "bandwidth = \"1GBps\"\n[params]\nwriter = \"trace\"\ntrace = \"" +
+                 std::string(PERFLAB_SCENARIOS) + "/pipe/data/git-upload-pack.writes.csv\"\n");
+  CliResult r = run_perflab("run " + (dir / "t.toml").string() + " --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("throughput_mib_s"), std::string::npos);
+}
+
+TEST(PipeStudy, BadParametersAreRefusedBeforeAnythingRuns) {
+  TempDir dir;
+  write_file(dir / "epoll.toml",
+             "[scenario]\nname = \"e\"\nstudy = \"pipe\"\nengine = \"sim\"\n[network]\nlatency = \"0ms\"\n"
+             "bandwidth = \"1GBps\"\n[params]\npump = \"nuprocess-epoll\"\nplatform = \"windows\"\n");
+  CliResult epoll = run_perflab("run " + (dir / "epoll.toml").string());
+  EXPECT_NE(epoll.status, 0);
+  EXPECT_NE(epoll.err.find("nuprocess-epoll"), std::string::npos) << epoll.err;
+  write_file(dir / "bad.csv", "time_s,bytes\n0,-3\n");
+  CliResult trace =
+      run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set 'params.trace=\"" +
+                  (dir / "bad.csv").string() + "\"'");
+  EXPECT_NE(trace.status, 0);
+  EXPECT_NE(trace.err.find("bad.csv:2"), std::string::npos) << trace.err;
+  CliResult missing = run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set " +
+                                  "'params.trace=\"/nonexistent/w.csv\"'");
+  EXPECT_NE(missing.status, 0);
+  CliResult zero = run_perflab("run " + kScenario + " --set 'params.transfer_bytes=\"0B\"'");
+  EXPECT_NE(zero.status, 0);
+  EXPECT_NE(zero.err.find("transfer_bytes"), std::string::npos) << zero.err;
+}
+
+}  // namespace
+}  // namespace perflab::testing

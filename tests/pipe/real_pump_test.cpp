@@ -1,0 +1,103 @@
+// The real Linux pump on real children: exact bytes (checksum), exit status, a child killed early, a stuck
+// child, and real git (pack-objects, upload-pack) on a small generated repository. Every run has a deadline
+// and touches only files under a fresh temp folder.
+#include "models/pipe/real_pump.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/pipe/real_git.h"
+
+namespace perflab::pipe {
+namespace {
+
+class TempFolder {
+ public:
+  TempFolder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "pipe-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+RealPumpOptions shell(const std::string& script, double timeout_s = 20) {
+  RealPumpOptions o;
+  o.argv = {"sh", "-c", script};
+  o.timeout_s = timeout_s;
+  return o;
+}
+
+TEST(RealPump, ReadsExactlyWhatTheChildWrote) {
+  TempFolder dir;
+  Bytes data = content(7, 0, 3 * 1024 * 1024 + 17);
+  std::ofstream(dir.path() / "data.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  Checksum expected;
+  expected.add(data);
+  RealPumpOptions o;
+  o.argv = {"cat", (dir.path() / "data.bin").string()};
+  o.pipe_size = 4120;
+  o.timeout_s = 20;
+  auto r = run_real_pump(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->checksum, expected);
+  EXPECT_EQ(r->pipe_size, 8192u);  // 4,120 rounded up to two pages
+  EXPECT_TRUE(r->exited);
+  EXPECT_EQ(r->exit_status, 0);
+}
+
+TEST(RealPump, ReportsTheExitStatus) {
+  auto r = run_real_pump(shell("printf abc; exit 3"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->bytes, 3u);
+  EXPECT_TRUE(r->exited);
+  EXPECT_EQ(r->exit_status, 3);
+}
+
+TEST(RealPump, AChildKilledEarlyIsReportedNotHungOn) {
+  auto r = run_real_pump(shell("head -c 100000 /dev/zero; kill -9 $$"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->bytes, 100000u);
+  EXPECT_FALSE(r->exited);
+  EXPECT_EQ(r->signal, 9);
+}
+
+TEST(RealPump, AStuckChildIsKilledAtTheDeadline) {
+  auto r = run_real_pump(shell("printf x; exec sleep 30", 0.5));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("still running"), std::string::npos) << r.status().message();
+}
+
+TEST(RealPump, AMissingProgramIsAnError) {
+  RealPumpOptions o;
+  o.argv = {"/nonexistent/program"};
+  EXPECT_FALSE(run_real_pump(o).ok());
+}
+
+TEST(RealPump, RealGitPackObjectsAndUploadPack) {
+  TempFolder dir;
+  auto head = make_repo(PERFLAB_PIPE_SCRIPTS "/make_repo.sh", dir.path() / "repo", 2);
+  ASSERT_TRUE(head.ok()) << head.status().message();
+  RealPumpOptions pack = pack_objects_child(dir.path() / "repo");
+  pack.timeout_s = 60;
+  auto packed = run_real_pump(pack);
+  ASSERT_TRUE(packed.ok()) << packed.status().message();
+  EXPECT_EQ(packed->exit_status, 0);
+  EXPECT_EQ(packed->head.substr(0, 4), "PACK");
+  EXPECT_GT(packed->bytes, 2u * 1024 * 1024);
+  RealPumpOptions serve = upload_pack_child(dir.path() / "repo", *head);
+  serve.timeout_s = 60;
+  auto served = run_real_pump(serve);
+  ASSERT_TRUE(served.ok()) << served.status().message();
+  EXPECT_EQ(served->exit_status, 0);
+  EXPECT_GT(served->bytes, packed->bytes);  // the pack, plus advertisement, framing and progress
+}
+
+}  // namespace
+}  // namespace perflab::pipe
