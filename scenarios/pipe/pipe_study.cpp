@@ -39,87 +39,69 @@ Study pipe_study() {
   study.description =
       "NuProcess pipe pump (#117/#118): why a 64 KiB pipe made git clones 17x slower on Windows, under two "
       "explanations (poll tick H2, completion delay H1)";
+  const Engine sim = Engine::kSim;
   study.params = {
-      {"pump",
-       ParamType::kChoice,
-       "\"nuprocess-iocp\"",
-       "the reader: nuprocess-iocp (one overlapped read of 65,536 B), jdk-blocking (blocking reads of "
-       "read_size), nuprocess-epoll (Linux readiness, reads of up to 65,536 B)",
-       {"nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"}},
-      {"pipe_buffer",
-       ParamType::kSize,
-       "\"64KiB\"",
-       "the pipe under study: NPFS quota on Windows (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B), size asked "
-       "with F_SETPIPE_SZ on Linux (rounded up to a power-of-two number of pages)",
-       {},
-       1},
-      {"platform",
-       ParamType::kChoice,
-       "\"windows\"",
-       "windows: NPFS pipes, the mechanism applies; linux: Linux pipes, real poll, no delay",
-       {"windows", "linux"}},
-      {"mechanism",
-       ParamType::kChoice,
-       "\"poll-tick\"",
-       "the explanation under test (Windows only): poll-tick (H2: git's emulated poll sleeps to the next "
-       "timer tick), completion-delay (H1: IOCP holds short reads), none",
-       {"poll-tick", "completion-delay", "none"}},
-      {"writer",
-       ParamType::kChoice,
-       "\"git\"",
-       "git (pack-objects -> pipe -> upload-pack), fixed (chunk_size at write_rate), trace (replay a file)",
-       {"git", "fixed", "trace"}},
-      {"transfer_bytes", ParamType::kSize, "\"48MiB\"", "pack bytes moved (git, fixed)", {}, 1},
-      {"pack_rate", ParamType::kRate, "\"48MiBps\"", "pack-objects' production rate (git)", {}, 1},
-      {"relay_buffer",
-       ParamType::kSize,
-       "\"8KiB\"",
-       "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)",
-       {},
-       1},
-      {"inner_pipe",
-       ParamType::kSize,
-       "\"0B\"",
-       "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
-       "Linux",
-       {},
-       0},
-      {"timer_resolution",
-       ParamType::kDuration,
-       "\"15.625ms\"",
-       "H2: Windows timer tick (15.625 ms by default, 1 ms after timeBeginPeriod(1)); the phase is drawn per "
-       "seed",
-       {},
-       0},
-      {"completion_delay", ParamType::kDistribution, "\"constant(1ms)\"",
-       "H1: how long a held IOCP read waits for more data (drawn per held read)"},
-      {"read_size", ParamType::kSize, "\"8KiB\"", "jdk-blocking: bytes per blocking read", {}, 1},
-      {"handler_c0",
-       ParamType::kDuration,
-       "\"220us\"",
-       "reader CPU per completed read: the one calibrated constant (JDK / 4,120 B -> the seed's 33.96 MiB/s)",
-       {},
-       0},
-      {"handler_c1", ParamType::kDuration, "\"1ns\"", "reader CPU per byte of a completed read", {}, 0},
-      {"chunk_size", ParamType::kSize, "\"8KiB\"", "fixed: bytes per write", {}, 1},
-      {"write_rate", ParamType::kRate, "\"48MiBps\"", "fixed: bytes per second", {}, 1},
-      {"trace", ParamType::kPath, "\"data/git-upload-pack.writes.csv\"",
-       "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)"},
-      {"real_child",
-       ParamType::kChoice,
-       "\"pack-objects\"",
-       "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
-       "upload-pack serving a clone)",
-       {"pack-objects", "upload-pack"},
-       0,
-       "micro"},
-      {"repo_mib",
-       ParamType::kInt,
-       "32",
-       "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)",
-       {},
-       1,
-       "micro"},
+      choice_param(
+          "pump", "nuprocess-iocp", {"nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"},
+          "the reader: nuprocess-iocp (one overlapped read of 65,536 B), jdk-blocking (blocking reads of "
+          "read_size), nuprocess-epoll (Linux readiness, reads of up to 65,536 B)"),
+      size_param(
+          "pipe_buffer", "64KiB",
+          "the pipe under study: NPFS quota on Windows (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B), size asked "
+          "with F_SETPIPE_SZ on Linux (rounded up to a power-of-two number of pages)")
+          .at_least(1),
+      choice_param("platform", "windows", {"windows", "linux"},
+                   "windows: NPFS pipes, the mechanism applies; linux: Linux pipes, real poll, no delay"),
+      choice_param(
+          "mechanism", "poll-tick", {"poll-tick", "completion-delay", "none"},
+          "the explanation under test (Windows only): poll-tick (H2: git's emulated poll sleeps to the "
+          "next timer tick), completion-delay (H1: IOCP holds short reads), none")
+          .only(sim),
+      choice_param(
+          "writer", "git", {"git", "fixed", "trace"},
+          "git (pack-objects -> pipe -> upload-pack), fixed (chunk_size at write_rate), trace (replay a "
+          "file)")
+          .only(sim),
+      size_param("transfer_bytes", "48MiB", "pack bytes moved (git, fixed)").at_least(1).only(sim),
+      rate_param("pack_rate", "48MiBps", "pack-objects' production rate (git)").at_least(1).only(sim),
+      size_param("relay_buffer", "8KiB",
+                 "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)")
+          .at_least(1)
+          .only(sim),
+      size_param(
+          "inner_pipe", "0B",
+          "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
+          "Linux")
+          .only(sim),
+      duration_param(
+          "timer_resolution", "15.625ms",
+          "H2: Windows timer tick (15.625 ms by default, 1 ms after timeBeginPeriod(1)); the phase is "
+          "drawn per seed")
+          .only(sim),
+      distribution_param("completion_delay", "constant(1ms)",
+                         "H1: how long a held IOCP read waits for more data (drawn per held read)")
+          .only(sim),
+      size_param("read_size", "8KiB", "jdk-blocking: bytes per blocking read").at_least(1).only(sim),
+      duration_param(
+          "handler_c0", "220us",
+          "reader CPU per completed read: the one calibrated constant (JDK / 4,120 B -> the seed's 33.96 "
+          "MiB/s)")
+          .only(sim),
+      duration_param("handler_c1", "1ns", "reader CPU per byte of a completed read").only(sim),
+      size_param("chunk_size", "8KiB", "fixed: bytes per write").at_least(1).only(sim),
+      rate_param("write_rate", "48MiBps", "fixed: bytes per second").at_least(1).only(sim),
+      path_param("trace", "data/git-upload-pack.writes.csv",
+                 "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)")
+          .only(sim),
+      choice_param(
+          "real_child", "pack-objects", {"pack-objects", "upload-pack"},
+          "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
+          "upload-pack serving a clone)")
+          .only(Engine::kMicro),
+      int_param("repo_mib", "32",
+                "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
+          .at_least(1)
+          .only(Engine::kMicro),
   };
   study.metrics = {
       {"throughput_mib_s", "pack MiB moved per second of the transfer"},
@@ -142,7 +124,7 @@ Study pipe_study() {
   study.prepare = prepare;
   study.run_sim = run_pipe;
   study.headline_report = [](const RunTable& table) {
-    return table.scenario->engine == "micro" ? linux_real_report(table) : headline_report(table);
+    return table.scenario->engine == Engine::kMicro ? linux_real_report(table) : headline_report(table);
   };
   return study;
 }
