@@ -3,6 +3,7 @@
 // headline reports (dispatcher_report.cpp).
 #include "scenarios/dispatcher/dispatcher_study.h"
 
+#include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
@@ -69,6 +70,15 @@ Study dispatcher_study() {
        0,
        "sim"},
   };
+  study.params.push_back(
+      {"lock",
+       ParamType::kChoice,
+       "\"barging\"",
+       "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take it "
+       "ahead of blocked ones) | fifo (the longest-blocked thread)",
+       {kLockHandOffNames.begin(), kLockHandOffNames.end()},
+       0,
+       "sim"});
   study.metrics = {
       {"throughput_rps", "calls finished per simulated second"},
       {"latency_p50_s", "median time from enqueue to finished"},
@@ -76,14 +86,15 @@ Study dispatcher_study() {
       {"lock_hold_max_s", "longest single hold of the dispatcher lock"},
       {"lock_hold_total_s", "total time the dispatcher lock was held"},
       {"lock_wait_total_s", "total time threads spent blocked on the lock"},
-      {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)"},
-      {"ops_under_lock", "elements the real Dispatcher touched under its lock"},
+      {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)", true},
+      {"lock_acquisitions", "times the dispatcher lock was taken (two per enqueue, two per finished)", true},
+      {"ops_under_lock", "elements the real Dispatcher touched under its lock", true},
       {"duration_s", "simulated time until the last call finished"},
   };
   study.micro_metrics = {
       {"seconds", "median wall time of one whole workload"},
       {"ns_per_call", "seconds / n, in nanoseconds"},
-      {"ops_under_lock", "elements touched under the lock in one workload"},
+      {"ops_under_lock", "elements touched under the lock in one workload", true},
       {"ns_per_op", "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element"},
   };
   study.validate = validate_popularity;
