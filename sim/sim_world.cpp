@@ -64,6 +64,13 @@ double SimWorld::run() {
   return now();
 }
 
+void SimWorld::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
+                        const std::string& what) {
+  double start = now();
+  simgrid::s4u::Comm::sendto(from, to, static_cast<uint64_t>(bytes));
+  record_message(what, start, to->get_name());
+}
+
 void SimWorld::record_message(const std::string& what, double start, const std::string& to) const {
   if (timeline_ == nullptr) return;
   const auto* actor = simgrid::s4u::Actor::self();

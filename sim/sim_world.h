@@ -41,6 +41,9 @@ class SimWorld {
     mailbox->put(payload.release(), static_cast<uint64_t>(bytes));
     record_message(what, start, mailbox->get_name());
   }
+  // Moves `bytes` from host `from` to host `to` with no receiver actor (an exchange whose other end is not
+  // simulated); returns when they have arrived (a span on the timeline).
+  void transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, const std::string& what);
   // Fire and forget: the sender does not wait for delivery.
   template <typename T>
   void post(simgrid::s4u::Mailbox* mailbox, std::unique_ptr<T> payload, double bytes) {

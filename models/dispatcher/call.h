@@ -43,6 +43,8 @@ class Call {
   // until whoever runs it calls finished().
   void cancel() { canceled_.store(true, std::memory_order_relaxed); }
   bool is_canceled() const { return canceled_.load(std::memory_order_relaxed); }
+  // OkHttp's Call.isExecuted(): the call was enqueued or executed (a call is submitted once).
+  bool is_executed() const { return submitted_.load(std::memory_order_relaxed); }
 
  private:
   friend class Dispatcher;

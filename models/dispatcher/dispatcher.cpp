@@ -40,6 +40,13 @@ Dispatcher::Dispatcher(Executor& executor, Strategy strategy)
       executor_(executor),
       async_calls_(make_async_call_tracker(strategy, kDefaultMaxRequestsPerHost)) {}
 
+std::unique_lock<std::mutex> Dispatcher::begin_section() {
+  if (lock_entry_hook_) {
+    lock_entry_hook_();
+  }
+  return std::unique_lock<std::mutex>(mutex_);
+}
+
 void Dispatcher::end_section(std::unique_lock<std::mutex>& lock, LockedSection section,
                              const OpCounter& ops) {
   ops_under_lock_ += ops.count();
@@ -55,7 +62,7 @@ Status Dispatcher::set_max_requests(int max_requests) {
     return Status::Error("max_requests must be at least 1, got " + std::to_string(max_requests));
   }
   {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = begin_section();
     max_requests_ = max_requests;
     end_section(lock, LockedSection::kSetLimit, OpCounter());
   }
@@ -69,7 +76,7 @@ Status Dispatcher::set_max_requests_per_host(int max_requests_per_host) {
                          std::to_string(max_requests_per_host));
   }
   {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = begin_section();
     OpCounter ops;
     max_requests_per_host_ = max_requests_per_host;
     async_calls_->set_max_requests_per_host(max_requests_per_host, ops);
@@ -107,7 +114,7 @@ Status Dispatcher::enqueue(CallPtr call) {
                          " was already enqueued or executed; a call runs once");
   }
   {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = begin_section();
     OpCounter ops;
     async_calls_->add_ready(std::move(call), ops);
     end_section(lock, LockedSection::kEnqueue, ops);
@@ -124,7 +131,7 @@ Status Dispatcher::executed(CallPtr call) {
     return Status::Error("executed: call " + call->name() +
                          " was already enqueued or executed; a call runs once");
   }
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock = begin_section();
   OpCounter ops;
   running_sync_calls_.push_back(std::move(call));
   ops.visit();
@@ -155,7 +162,7 @@ Status Dispatcher::finish(const Call& call, bool sync) {
 }
 
 Status Dispatcher::remove_running(const Call& call, bool sync, IdleCallback& idle_callback) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock = begin_section();
   OpCounter ops;
   bool removed = false;
   if (sync) {
@@ -194,7 +201,7 @@ Dispatcher::Promotion Dispatcher::promote() {
   Promotion promotion;
   promotion.calls = std::move(spare_promotion_calls);
   spare_promotion_calls.clear();
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock = begin_section();
   OpCounter ops;
   async_calls_->promote(max_requests_, promotion.calls, ops);
   promotion.is_running = running_calls_count_locked() > 0;
@@ -233,7 +240,7 @@ void Dispatcher::execute_on_executor(std::vector<CallPtr>& pending) {
 }
 
 void Dispatcher::cancel_all() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock = begin_section();
   OpCounter ops;
   for (const std::vector<CallPtr>& calls : {async_calls_->ready_calls(), async_calls_->running_calls()}) {
     for (const CallPtr& call : calls) {

@@ -9,9 +9,10 @@
 //
 // Thread-safe: one mutex guards all state, and no callback (executor, call failure, idle callback, lock
 // observer) ever runs while it is held. Like OkHttp, enqueue() and finished() each take the lock twice:
-// once to change the lists, once in promote_and_execute(). Every locked section counts the elements it
-// touched (rules in op_counter.h) and reports them to the lock observer, so a simulator can charge lock
-// hold time as ops x ns_per_op for each section.
+// once to change the lists, once in promote_and_execute(), and releases it in between. Every locked section
+// tells the lock observer before it takes the lock and, once it has released it, how many elements it
+// touched (rules in op_counter.h), so a simulator can put each section under its own simulated lock and
+// charge its hold time as ops x ns_per_op.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,8 @@ struct LockedSectionReport {
 
 // Called right after each locked section releases the lock, on the thread that held it.
 using LockObserver = std::function<void(const LockedSectionReport&)>;
+// Called right before each locked section takes the lock, on the thread that will hold it.
+using LockEntryHook = std::function<void()>;
 
 class Dispatcher {
  public:
@@ -69,8 +72,11 @@ class Dispatcher {
 
   // Runs (outside the lock) each time a finished() leaves no call running; nullptr clears it.
   void set_idle_callback(std::function<void()> idle_callback);
-  // Set it before the Dispatcher is shared between threads; it is read without the lock.
+  // Set these before the Dispatcher is shared between threads; they are read without the lock. Every
+  // section that reports to the observer calls the entry hook first (the snapshot accessors below do
+  // neither).
   void set_lock_observer(LockObserver observer) { lock_observer_ = std::move(observer); }
+  void set_lock_entry_hook(LockEntryHook hook) { lock_entry_hook_ = std::move(hook); }
 
   // Queues an async call and promotes; promoted calls go to the executor before this returns. Errors:
   // a null call, or a call already enqueued or executed.
@@ -117,12 +123,15 @@ class Dispatcher {
   Status finish(const Call& call, bool sync);
   // The locked half of finish(): removes the call and fetches the idle callback.
   Status remove_running(const Call& call, bool sync, IdleCallback& idle_callback);
+  // Every reported section starts with begin_section() and ends with end_section().
+  std::unique_lock<std::mutex> begin_section();
   void end_section(std::unique_lock<std::mutex>& lock, LockedSection section, const OpCounter& ops);
   size_t running_calls_count_locked() const;
 
   const Strategy strategy_;
   Executor& executor_;
   LockObserver lock_observer_;
+  LockEntryHook lock_entry_hook_;
 
   mutable std::mutex mutex_;
   int max_requests_ = kDefaultMaxRequests;

@@ -5,6 +5,7 @@
 
 #include "models/dispatcher/strategy.h"
 #include "models/dispatcher/workloads.h"
+#include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
@@ -61,6 +62,12 @@ Study dispatcher_study() {
                  "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
           .only(Engine::kSim),
   };
+  study.params.push_back(
+      choice_param("lock", "barging", {kLockHandOffNames.begin(), kLockHandOffNames.end()},
+                   "sim: who gets the released dispatcher lock: barging (a Java monitor: a "
+                   "running thread may take it ahead of blocked ones) | fifo (the "
+                   "longest-blocked thread)")
+          .only(Engine::kSim));
   study.metrics = {
       {"throughput_rps", "calls finished per simulated second"},
       {"latency_p50_s", "median time from enqueue to finished"},
@@ -68,7 +75,8 @@ Study dispatcher_study() {
       {"lock_hold_max_s", "longest single hold of the dispatcher lock"},
       {"lock_hold_total_s", "total time the dispatcher lock was held"},
       {"lock_wait_total_s", "total time threads spent blocked on the lock"},
-      {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)"},
+      {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)", true},
+      {"lock_acquisitions", "times the dispatcher lock was taken (two per enqueue, two per finished)", true},
       {"ops_under_lock", "elements the real Dispatcher touched under its lock", true},
       {"duration_s", "simulated time until the last call finished"},
   };

@@ -1,18 +1,22 @@
 // Sim engine driver: the OkHttp incident. Application threads enqueue calls (open-loop Poisson arrivals)
 // on the real Dispatcher; `threads` executor workers run each call as an HTTP exchange with its host over
-// the simulated network and then call finished(). The dispatcher's monitor is a simulated mutex: every
-// call into the real Dispatcher holds it for the elements the real code touched under its lock × ns_per_op.
+// the simulated network and then call finished(). The dispatcher's monitor is simulated
+// (simulated_monitor.h): each locked section of the real Dispatcher — two per enqueue(), two per
+// finished(), released in between as in OkHttp — holds it for the elements the real code touched under its
+// lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java monitor, or fifo).
 // What the thread dumps showed — threads piling up BLOCKED on the lock while one thread scans — shows
 // here as lock wait time and the number of simulated threads blocked at once.
 #include <algorithm>
 #include <cmath>
-#include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "analysis/stats.h"
 #include "models/dispatcher/dispatcher.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/sim_world.h"
 #include "sim/timeline.h"
 
@@ -62,63 +66,6 @@ class SimExecutor : public dispatcher::Executor {
   std::vector<CallPtr> handed_over_;
 };
 
-// The dispatcher lock in simulated time, with the statistics the incident is about.
-class SimulatedMonitor {
- public:
-  SimulatedMonitor(double ns_per_op, Timeline* timeline)
-      : mutex_(s4u::Mutex::create()), seconds_per_op_(ns_per_op * 1e-9), timeline_(timeline) {}
-
-  void on_section(const dispatcher::LockedSectionReport& report) { sections_.push_back(report); }
-
-  // Runs `real_code` (a call into the real Dispatcher) as the current simulated thread: waits for the
-  // lock, then holds it for the cost of every locked section the real code went through.
-  template <typename RealCode>
-  void run_locked(RealCode&& real_code) {
-    if (!mutex_->try_lock()) {
-      double asked = s4u::Engine::get_clock();
-      ++blocked_;
-      blocked_max_ = std::max(blocked_max_, blocked_);
-      mutex_->lock();
-      --blocked_;
-      wait_total_ += s4u::Engine::get_clock() - asked;
-    }
-    sections_.clear();
-    real_code();
-    for (const auto& section : sections_) {
-      double start = s4u::Engine::get_clock();
-      double hold = static_cast<double>(std::max<uint64_t>(1, section.ops)) * seconds_per_op_;
-      s4u::this_actor::sleep_for(hold);
-      hold_max_ = std::max(hold_max_, hold);
-      hold_total_ += hold;
-      ops_total_ += section.ops;
-      if (timeline_ != nullptr) {
-        timeline_->span(s4u::this_actor::get_name(),
-                        std::string(dispatcher::locked_section_name(section.section)), start,
-                        s4u::Engine::get_clock(), std::to_string(section.ops) + " ops");
-      }
-    }
-    mutex_->unlock();
-  }
-
-  int blocked_max() const { return blocked_max_; }
-  double wait_total() const { return wait_total_; }
-  double hold_max() const { return hold_max_; }
-  double hold_total() const { return hold_total_; }
-  uint64_t ops_total() const { return ops_total_; }
-
- private:
-  s4u::MutexPtr mutex_;
-  double seconds_per_op_;
-  Timeline* timeline_;
-  std::vector<dispatcher::LockedSectionReport> sections_;
-  int blocked_ = 0;  // simulated threads waiting for the lock right now
-  int blocked_max_ = 0;
-  double wait_total_ = 0;
-  double hold_max_ = 0;
-  double hold_total_ = 0;
-  uint64_t ops_total_ = 0;
-};
-
 struct Experiment {
   int64_t calls;
   int threads;
@@ -140,6 +87,123 @@ Result<double> parse_popularity(const std::string& text) {
                        "with s > 0, e.g. \"zipf(1.1)\"");
 }
 
+// One run: the application threads that enqueue calls, the executor's worker threads that run them, and
+// what they measure. Each simulated thread is an actor; the real Dispatcher is shared by all of them, its
+// every locked section under the simulated monitor.
+class IncidentRun {
+ public:
+  IncidentRun(const RunContext& context, const Experiment& x, dispatcher::Strategy strategy,
+              LockHandOff hand_off, SimWorld& world)
+      : context_(context),
+        x_(x),
+        world_(world),
+        client_(world.host("client")),
+        dispatcher_(executor_, strategy),
+        monitor_(hand_off, context.params.real("ns_per_op"), context.timeline),
+        run_queue_(simgrid::s4u::Mailbox::by_name("executor")),
+        picker_(x.hosts, x.zipf_s),
+        arrival_rng_(context.rng(kArrivalStream)),
+        host_rng_(context.rng(kHostChoiceStream)),
+        server_rng_(context.rng(kServerTimeStream)) {}
+
+  // Sets the limits (before any thread runs: not timed) and starts the arrivals and the workers.
+  Status start() {
+    const Params& p = context_.params;
+    Status limit = dispatcher_.set_max_requests(static_cast<int>(p.integer("max_requests")));
+    if (limit.ok())
+      limit = dispatcher_.set_max_requests_per_host(static_cast<int>(p.integer("max_requests_per_host")));
+    if (!limit.ok()) return limit;
+    monitor_.guard(dispatcher_);
+    s4u::Actor::create("arrivals", client_, [this] { arrivals(); });
+    for (int w = 0; w < x_.threads; ++w) {
+      s4u::Actor::create("worker-" + std::to_string(w), client_, [this] { worker(); });
+    }
+    return Status::OK();
+  }
+
+  Result<Metrics> metrics() const {
+    if (finished_ != x_.calls) {
+      return Status::Error("only " + std::to_string(finished_) + " of " + std::to_string(x_.calls) +
+                           " calls finished");
+    }
+    return Metrics{
+        {"throughput_rps", static_cast<double>(x_.calls) / last_finish_},
+        {"latency_p50_s", stats::quantile(latencies_, 0.50)},
+        {"latency_p99_s", stats::quantile(latencies_, 0.99)},
+        {"lock_hold_max_s", monitor_.hold_max()},
+        {"lock_hold_total_s", monitor_.hold_total()},
+        {"lock_wait_total_s", monitor_.wait_total()},
+        {"blocked_threads_max", static_cast<double>(monitor_.blocked_max())},
+        {"lock_acquisitions", static_cast<double>(monitor_.acquisitions())},
+        {"ops_under_lock", static_cast<double>(monitor_.ops_total())},
+        {"duration_s", last_finish_},
+    };
+  }
+
+ private:
+  // Open-loop Poisson arrivals. Each call comes from its own application thread, so callers can pile up
+  // on the lock as the 52 threads blocked in enqueue() did.
+  void arrivals() {
+    for (int64_t i = 0; i < x_.calls; ++i) {
+      s4u::this_actor::sleep_for(-std::log(1 - arrival_rng_.uniform01()) / x_.arrival_rate);
+      const int host = picker_.pick(host_rng_);
+      auto call = dispatcher::Call::Create("host-" + std::to_string(host), "call-" + std::to_string(i));
+      s4u::Actor::create("caller-" + std::to_string(i), client_, [this, call] {
+        enqueued_at_[call.get()] = SimWorld::now();
+        dispatcher_.enqueue(call);
+        hand_to_workers();
+      });
+    }
+  }
+
+  // An executor thread: runs calls as HTTP exchanges with their host, then tells the Dispatcher.
+  void worker() {
+    while (true) {
+      CallPtr call = *SimWorld::receive<CallPtr>(run_queue_);
+      if (!call) return;  // no more calls: the pool shuts down
+      const double started = SimWorld::now();
+      if (context_.timeline != nullptr) {
+        context_.timeline->span("queue", call->name() + " queued", enqueued_at_[call.get()], started);
+      }
+      auto* server = world_.host(call->host());
+      world_.transfer(client_, server, x_.request_size, "request " + call->name());
+      s4u::this_actor::sleep_for(x_.server_time.sample(server_rng_));
+      world_.transfer(server, client_, x_.response_size, "response " + call->name());
+      dispatcher_.finished(*call);
+      hand_to_workers();
+      latencies_.push_back(SimWorld::now() - enqueued_at_[call.get()]);
+      enqueued_at_.erase(call.get());
+      last_finish_ = SimWorld::now();
+      if (++finished_ == x_.calls) {
+        for (int i = 0; i < x_.threads; ++i) world_.post(run_queue_, std::make_unique<CallPtr>(), 0);
+      }
+    }
+  }
+
+  // The calls the Dispatcher promoted go to the worker threads once the caller is out of the Dispatcher
+  // (the real code never calls the executor under its lock).
+  void hand_to_workers() {
+    for (auto& call : executor_.take()) world_.post(run_queue_, std::make_unique<CallPtr>(call), 0);
+  }
+
+  const RunContext& context_;
+  const Experiment& x_;
+  SimWorld& world_;
+  s4u::Host* client_;
+  SimExecutor executor_;
+  dispatcher::Dispatcher dispatcher_;
+  SimulatedMonitor monitor_;
+  s4u::Mailbox* run_queue_;
+  HostPicker picker_;
+  Rng arrival_rng_;
+  Rng host_rng_;
+  Rng server_rng_;
+  std::map<const dispatcher::Call*, double> enqueued_at_;
+  std::vector<double> latencies_;
+  int64_t finished_ = 0;
+  double last_finish_ = 0;
+};
+
 }  // namespace
 
 Status validate_popularity(const Params& params) {
@@ -152,6 +216,8 @@ Result<Metrics> run_incident(const RunContext& context) {
   if (!zipf_s.ok()) return zipf_s.status();
   auto strategy = dispatcher::parse_strategy(p.string("strategy"));
   if (!strategy.ok()) return strategy.status();
+  auto hand_off = parse_lock_hand_off(p.string("lock"));
+  if (!hand_off.ok()) return hand_off.status();
   const Experiment x{p.integer("calls"),
                      static_cast<int>(p.integer("threads")),
                      static_cast<int>(p.integer("hosts")),
@@ -164,92 +230,11 @@ Result<Metrics> run_incident(const RunContext& context) {
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
   SimWorld world(context, host_names);
-
-  SimExecutor executor;
-  dispatcher::Dispatcher dispatcher(executor, *strategy);
-  SimulatedMonitor monitor(p.real("ns_per_op"), context.timeline);
-  dispatcher.set_lock_observer([&](const dispatcher::LockedSectionReport& r) { monitor.on_section(r); });
-  dispatcher.set_max_requests(static_cast<int>(p.integer("max_requests")));
-  dispatcher.set_max_requests_per_host(static_cast<int>(p.integer("max_requests_per_host")));
-
-  auto* run_queue = s4u::Mailbox::by_name("executor");
-  std::map<const dispatcher::Call*, double> enqueued_at;
-  std::vector<double> latencies;
-  int64_t finished = 0;
-  double last_finish = 0;
-
-  // Hands the calls the Dispatcher promoted to the worker threads (after the lock is released).
-  auto hand_to_workers = [&] {
-    // The mailbox carries a heap copy of the shared pointer; the worker takes ownership back.
-    for (auto& call : executor.take())
-      run_queue->put_init(std::make_unique<CallPtr>(call).release(), 0)->detach();
-  };
-
-  HostPicker picker(x.hosts, x.zipf_s);
-  Rng arrival_rng = context.rng(kArrivalStream);
-  Rng host_rng = context.rng(kHostChoiceStream);
-  s4u::Actor::create("arrivals", world.host("client"), [&] {
-    for (int64_t i = 0; i < x.calls; ++i) {
-      s4u::this_actor::sleep_for(-std::log(1 - arrival_rng.uniform01()) / x.arrival_rate);
-      int host = picker.pick(host_rng);
-      auto call = dispatcher::Call::Create("host-" + std::to_string(host), "call-" + std::to_string(i));
-      // Each call comes from its own application thread, so callers can pile up on the lock.
-      s4u::Actor::create("caller-" + std::to_string(i), world.host("client"), [&, call] {
-        enqueued_at[call.get()] = SimWorld::now();
-        monitor.run_locked([&] { dispatcher.enqueue(call); });
-        hand_to_workers();
-      });
-    }
-  });
-
-  Rng server_rng = context.rng(kServerTimeStream);
-  for (int w = 0; w < x.threads; ++w) {
-    s4u::Actor::create("worker-" + std::to_string(w), world.host("client"), [&] {
-      while (true) {
-        std::unique_ptr<CallPtr> next(run_queue->get<CallPtr>());
-        if (!*next) return;  // no more calls: the pool shuts down
-        CallPtr call = *next;
-        double started = SimWorld::now();
-        if (context.timeline != nullptr) {
-          context.timeline->span("queue", call->name() + " queued", enqueued_at[call.get()], started);
-        }
-        auto* server = world.host(call->host());
-        s4u::Comm::sendto(world.host("client"), server, static_cast<uint64_t>(x.request_size));
-        s4u::this_actor::sleep_for(x.server_time.sample(server_rng));
-        s4u::Comm::sendto(server, world.host("client"), static_cast<uint64_t>(x.response_size));
-        if (context.timeline != nullptr) {
-          context.timeline->span(s4u::this_actor::get_name(), call->name() + " running", started,
-                                 SimWorld::now());
-        }
-        monitor.run_locked([&] { dispatcher.finished(*call); });
-        hand_to_workers();
-        latencies.push_back(SimWorld::now() - enqueued_at[call.get()]);
-        enqueued_at.erase(call.get());
-        last_finish = SimWorld::now();
-        if (++finished == x.calls) {
-          for (int i = 0; i < x.threads; ++i)
-            run_queue->put_init(std::make_unique<CallPtr>().release(), 0)->detach();
-        }
-      }
-    });
-  }
-
+  IncidentRun run(context, x, *strategy, *hand_off, world);
+  Status started = run.start();
+  if (!started.ok()) return started;
   world.run();
-  if (finished != x.calls) {
-    return Status::Error("only " + std::to_string(finished) + " of " + std::to_string(x.calls) +
-                         " calls finished");
-  }
-  return Metrics{
-      {"throughput_rps", static_cast<double>(x.calls) / last_finish},
-      {"latency_p50_s", stats::quantile(latencies, 0.50)},
-      {"latency_p99_s", stats::quantile(latencies, 0.99)},
-      {"lock_hold_max_s", monitor.hold_max()},
-      {"lock_hold_total_s", monitor.hold_total()},
-      {"lock_wait_total_s", monitor.wait_total()},
-      {"blocked_threads_max", static_cast<double>(monitor.blocked_max())},
-      {"ops_under_lock", static_cast<double>(monitor.ops_total())},
-      {"duration_s", last_finish},
-  };
+  return run.metrics();
 }
 
 }  // namespace perflab::dispatcher_study

@@ -66,6 +66,26 @@ TEST_P(DispatcherLockSectionsTest, EachMethodReportsItsSectionsInOrder) {
                                       LockedSection::kFinished, LockedSection::kPromote));
 }
 
+// The entry hook runs before each reported section and the observer after it, strictly alternating:
+// enqueue() and finished() release the lock between their two sections, as OkHttp does, so a simulator
+// can let other threads in between.
+TEST_P(DispatcherLockSectionsTest, EntryHookAndObserverAlternateOncePerSection) {
+  std::vector<char> events;
+  dispatcher_.set_lock_entry_hook([&events] { events.push_back('+'); });
+  dispatcher_.set_lock_observer([&events](const LockedSectionReport&) { events.push_back('-'); });
+  CallPtr a1 = Call::Create("a", "a/1");
+  ASSERT_TRUE(dispatcher_.enqueue(a1).ok());
+  ASSERT_TRUE(dispatcher_.finished(*a1).ok());
+  EXPECT_THAT(events, ElementsAre('+', '-', '+', '-', '+', '-', '+', '-'));
+
+  events.clear();
+  executor_.shutdown();
+  ASSERT_TRUE(dispatcher_.enqueue(Call::Create("b")).ok());
+  ASSERT_TRUE(dispatcher_.set_max_requests(5).ok());
+  dispatcher_.cancel_all();
+  EXPECT_THAT(events, ElementsAre('+', '-', '+', '-', '+', '-', '+', '-', '+', '-', '+', '-', '+', '-'));
+}
+
 TEST_P(DispatcherLockSectionsTest, RejectedCallIsFinishedInItsOwnSections) {
   executor_.shutdown();
   ASSERT_TRUE(dispatcher_.enqueue(Call::Create("a")).ok());

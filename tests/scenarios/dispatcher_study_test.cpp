@@ -48,6 +48,29 @@ TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {
   EXPECT_EQ(summary_value(summary, "indexed", "throughput_rps_mean") > 0, true);
 }
 
+// enqueue() and finished() each take the dispatcher lock twice (OkHttp releases it between its two
+// synchronized sections), whatever the strategy and the hand-off policy.
+TEST(ScenarioDispatcher, IncidentTakesTheLockTwicePerEnqueueAndTwicePerFinished) {
+  TempDir dir;
+  auto r = run_perflab("run " + kScenarios +
+                       "incident.toml --seeds 1 --set params.calls=400 --set params.threads=256 "
+                       "--set 'sweep.max_requests=[64]' --set 'sweep.lock=[\"barging\", \"fifo\"]' --out " +
+                       dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "dispatcher-incident.csv"));
+  ASSERT_EQ(rows.size(), 6u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("lock_acquisitions"), "1600") << row.at("strategy") << " " << row.at("lock");
+  }
+}
+
+TEST(ScenarioDispatcher, UnknownLockPolicyIsAnInputError) {
+  auto r = run_perflab("run " + kScenarios + "incident.toml --set 'params.lock=\"fair\"'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("fair"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("barging"), std::string::npos) << r.err;
+}
+
 TEST(ScenarioDispatcher, IncidentIsDeterministicAcrossJobs) {
   TempDir dir;
   std::string args = "run " + kScenarios +

@@ -1,0 +1,87 @@
+// SimulatedMonitor; see simulated_monitor.h. Simulated threads are SimGrid actors, which run one at a time
+// between simcalls, so the monitor's own state needs no lock.
+#include "scenarios/dispatcher/simulated_monitor.h"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/sim_world.h"
+#include "sim/timeline.h"
+
+namespace perflab::dispatcher_study {
+
+namespace s4u = simgrid::s4u;
+
+Result<LockHandOff> parse_lock_hand_off(std::string_view name) {
+  if (name == kLockHandOffNames[0]) return LockHandOff::kBarging;
+  if (name == kLockHandOffNames[1]) return LockHandOff::kFifo;
+  return Status::Error("lock \"" + std::string(name) +
+                       "\" is not a hand-off policy, expected \"barging\" or \"fifo\"");
+}
+
+SimulatedMonitor::SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline)
+    : hand_off_(hand_off), seconds_per_op_(ns_per_op * 1e-9), timeline_(timeline) {}
+
+void SimulatedMonitor::guard(dispatcher::Dispatcher& dispatcher) {
+  dispatcher.set_lock_entry_hook([this] { enter(); });
+  dispatcher.set_lock_observer([this](const dispatcher::LockedSectionReport& section) { exit(section); });
+}
+
+void SimulatedMonitor::enter() {
+  ++acquisitions_;
+  if (!held_) {  // free: taken at once, whoever is blocked (barging), or nobody is (fifo hands over)
+    held_ = true;
+    return;
+  }
+  const double asked = SimWorld::now();
+  ++blocked_;
+  blocked_max_ = std::max(blocked_max_, blocked_);
+  Waiter self;
+  blocked_queue_.push_back(&self);
+  while (true) {
+    self.wake->acquire();
+    if (self.owns) break;  // fifo: handed over
+    // barging: woken with the monitor free. Be scheduled again first: a thread running at this instant
+    // (the releaser's next section, an arriving caller) gets there before us.
+    s4u::this_actor::yield();
+    if (!held_) {
+      held_ = true;
+      break;
+    }
+    blocked_queue_.push_front(&self);  // lost the race: block again, still first in line
+  }
+  --blocked_;
+  wait_total_ += SimWorld::now() - asked;
+}
+
+void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
+  const double start = SimWorld::now();
+  const double hold = static_cast<double>(std::max<uint64_t>(1, section.ops)) * seconds_per_op_;
+  s4u::this_actor::sleep_for(hold);
+  hold_max_ = std::max(hold_max_, hold);
+  hold_total_ += hold;
+  ops_total_ += section.ops;
+  if (timeline_ != nullptr) {
+    timeline_->span(s4u::this_actor::get_name(),
+                    std::string(dispatcher::locked_section_name(section.section)), start, SimWorld::now(),
+                    std::to_string(section.ops) + " ops");
+  }
+  release();
+}
+
+void SimulatedMonitor::release() {
+  if (blocked_queue_.empty()) {
+    held_ = false;
+    return;
+  }
+  Waiter* next = blocked_queue_.front();
+  blocked_queue_.pop_front();
+  if (hand_off_ == LockHandOff::kFifo) {
+    next->owns = true;  // held_ stays true: nobody can take it in between
+  } else {
+    held_ = false;
+  }
+  next->wake->release();
+}
+
+}  // namespace perflab::dispatcher_study

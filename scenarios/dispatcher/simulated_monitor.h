@@ -1,0 +1,82 @@
+// The Dispatcher's Java monitor in simulated time, for the incident simulation (incident.cpp).
+//
+// The real Dispatcher (models/dispatcher) tells us before each locked section takes its lock (enter) and,
+// after it released it, how many elements the section touched (exit). Between the two the simulated thread
+// holds this monitor for ops x ns_per_op of simulated time. Each section is its own monitor enter/exit, as
+// in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each (Dispatcher.java
+// 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in between.
+//
+// Who gets a just-released monitor is the hand-off policy:
+//   barging  like a HotSpot monitor: release frees the monitor and wakes the longest-blocked thread, which
+//            must be scheduled again before it can take it; a thread already running at that instant (the
+//            releaser going on to its next section, a caller arriving) takes it first, and the woken
+//            thread blocks again at the head of the queue. The wake-up itself costs no simulated time.
+//   fifo     ownership passes straight to the longest-blocked thread, so a releaser that wants the
+//            monitor again queues behind everyone already blocked (the s4u::Mutex the simulation used
+//            before, and java.util.concurrent's fair ReentrantLock).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string_view>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/common/status.h"
+#include "models/dispatcher/dispatcher.h"
+
+namespace perflab {
+class Timeline;
+}
+
+namespace perflab::dispatcher_study {
+
+enum class LockHandOff { kBarging, kFifo };
+
+inline constexpr std::array<std::string_view, 2> kLockHandOffNames = {"barging", "fifo"};
+Result<LockHandOff> parse_lock_hand_off(std::string_view name);
+
+class SimulatedMonitor {
+ public:
+  // `timeline` may be null.
+  SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline);
+  SimulatedMonitor(const SimulatedMonitor&) = delete;
+  SimulatedMonitor& operator=(const SimulatedMonitor&) = delete;
+
+  // Takes the monitor as the current simulated thread, blocking until it gets it.
+  void enter();
+  // Holds the monitor for the section's cost, then releases it.
+  void exit(const dispatcher::LockedSectionReport& section);
+  // Puts `dispatcher`'s every locked section under this monitor.
+  void guard(dispatcher::Dispatcher& dispatcher);
+
+  int blocked_max() const { return blocked_max_; }   // most threads blocked at once
+  double wait_total() const { return wait_total_; }  // seconds, all threads together
+  double hold_max() const { return hold_max_; }      // longest single section
+  double hold_total() const { return hold_total_; }  // seconds the monitor was held
+  uint64_t ops_total() const { return ops_total_; }  // elements touched under it
+  uint64_t acquisitions() const { return acquisitions_; }
+
+ private:
+  struct Waiter {
+    simgrid::s4u::SemaphorePtr wake = simgrid::s4u::Semaphore::create(0);
+    bool owns = false;  // fifo: the releaser handed the monitor over
+  };
+  void release();
+
+  const LockHandOff hand_off_;
+  const double seconds_per_op_;
+  Timeline* timeline_;
+  bool held_ = false;
+  std::deque<Waiter*> blocked_queue_;  // longest-blocked first
+  int blocked_ = 0;                    // threads waiting right now (a woken one until it gets in)
+  int blocked_max_ = 0;
+  double wait_total_ = 0;
+  double hold_max_ = 0;
+  double hold_total_ = 0;
+  uint64_t ops_total_ = 0;
+  uint64_t acquisitions_ = 0;
+};
+
+}  // namespace perflab::dispatcher_study
