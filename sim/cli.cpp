@@ -367,6 +367,11 @@ int cli_main(int argc, char** argv) {
       "time each scenario took");
   reproduce->add_option("STUDY", studies, "Only these studies (default: all)");
   reproduce->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  bool readme_only = false;
+  reproduce->add_flag(
+      "--readme-only", readme_only,
+      "Run nothing: rebuild results/README.md from the results on disk (scripts/reproduce calls "
+      "it after drawing the plots, so new pictures are shown)");
   reproduce->add_flag("--full", full,
                       "Also the slow headline scenarios (minutes of real CPU: calibrations, the largest "
                       "quadratic cases)");
@@ -405,6 +410,11 @@ int cli_main(int argc, char** argv) {
 
   if (*list) return cmd_list();
   if (*describe) return cmd_describe(describe_name);
+  if (*reproduce && readme_only) {
+    auto readme = write_results_readme(results_dir());
+    if (!readme.ok()) return fail_input(readme.message());
+    return 0;
+  }
   if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
   if (*check)
     return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
