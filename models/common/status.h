@@ -18,7 +18,7 @@ class Status {
   const std::string& message() const { return message_; }
 
   // Prefixes the message with a location or context, e.g. "jgit.toml:12: ".
-  Status WithContext(const std::string& context) const { return ok() ? *this : Status(context + message_); }
+  Status with_context(const std::string& context) const { return ok() ? *this : Status(context + message_); }
 
  private:
   explicit Status(std::string message) : failed_(true), message_(std::move(message)) {}

@@ -5,11 +5,12 @@
 
 namespace perflab::pipe {
 
-std::optional<Mechanism> parse_mechanism(std::string_view name) {
+Result<Mechanism> parse_mechanism(std::string_view name) {
   if (name == "poll-tick") return Mechanism::kPollTick;
   if (name == "completion-delay") return Mechanism::kCompletionDelay;
   if (name == "none") return Mechanism::kNone;
-  return std::nullopt;
+  return Status::Error("unknown mechanism \"" + std::string(name) +
+                       "\", expected one of: poll-tick, completion-delay, none");
 }
 
 const char* mechanism_name(Mechanism mechanism) {

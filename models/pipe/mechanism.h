@@ -12,6 +12,8 @@
 // Microsoft and not what NPFS does; modelled so the harness can judge it.
 #pragma once
 
+#include "models/common/status.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,7 +23,7 @@
 namespace perflab::pipe {
 
 enum class Mechanism { kPollTick, kCompletionDelay, kNone };
-std::optional<Mechanism> parse_mechanism(std::string_view name);  // "poll-tick", "completion-delay", "none"
+Result<Mechanism> parse_mechanism(std::string_view name);  // "poll-tick", "completion-delay", "none"
 const char* mechanism_name(Mechanism mechanism);
 
 class PollTick {

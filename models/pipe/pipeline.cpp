@@ -5,17 +5,17 @@
 
 namespace perflab::pipe {
 
-std::optional<Platform> parse_platform(std::string_view name) {
+Result<Platform> parse_platform(std::string_view name) {
   if (name == "windows") return Platform::kWindows;
   if (name == "linux") return Platform::kLinux;
-  return std::nullopt;
+  return Status::Error("unknown platform \"" + std::string(name) + "\", expected one of: windows, linux");
 }
 
-std::optional<WriterKind> parse_writer(std::string_view name) {
+Result<WriterKind> parse_writer(std::string_view name) {
   if (name == "git") return WriterKind::kGit;
   if (name == "fixed") return WriterKind::kFixed;
   if (name == "trace") return WriterKind::kTrace;
-  return std::nullopt;
+  return Status::Error("unknown writer \"" + std::string(name) + "\", expected one of: git, fixed, trace");
 }
 
 Status validate(const PipelineOptions& o) {

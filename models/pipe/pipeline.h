@@ -23,9 +23,9 @@
 namespace perflab::pipe {
 
 enum class Platform { kWindows, kLinux };
-std::optional<Platform> parse_platform(std::string_view name);  // "windows", "linux"
+Result<Platform> parse_platform(std::string_view name);  // "windows", "linux"
 enum class WriterKind { kGit, kFixed, kTrace };
-std::optional<WriterKind> parse_writer(std::string_view name);  // "git", "fixed", "trace"
+Result<WriterKind> parse_writer(std::string_view name);  // "git", "fixed", "trace"
 
 struct PipelineOptions {
   Platform platform = Platform::kWindows;

@@ -3,11 +3,12 @@
 
 namespace perflab::pipe {
 
-std::optional<Pump> parse_pump(std::string_view name) {
+Result<Pump> parse_pump(std::string_view name) {
   if (name == "nuprocess-iocp") return Pump::kNuProcessIocp;
   if (name == "jdk-blocking") return Pump::kJdkBlocking;
   if (name == "nuprocess-epoll") return Pump::kNuProcessEpoll;
-  return std::nullopt;
+  return Status::Error("unknown pump \"" + std::string(name) +
+                       "\", expected one of: nuprocess-iocp, jdk-blocking, nuprocess-epoll");
 }
 
 const char* pump_name(Pump pump) {

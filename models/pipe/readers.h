@@ -12,6 +12,8 @@
 // The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
 #pragma once
 
+#include "models/common/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,7 +26,7 @@
 namespace perflab::pipe {
 
 enum class Pump { kNuProcessIocp, kJdkBlocking, kNuProcessEpoll };
-std::optional<Pump> parse_pump(std::string_view name);  // "nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"
+Result<Pump> parse_pump(std::string_view name);  // "nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"
 const char* pump_name(Pump pump);
 
 constexpr size_t kNuProcessBufferCapacity = 65536;

@@ -16,44 +16,44 @@ class ByteCursor {
   std::size_t offset() const { return offset_; }
   std::size_t remaining() const { return bytes_.size() - offset_; }
 
-  bool ReadU1(std::uint8_t* value) {
+  bool read_u1(std::uint8_t* value) {
     if (remaining() < 1) return false;
-    *value = Byte(offset_);
+    *value = byte(offset_);
     offset_ += 1;
     return true;
   }
 
-  bool ReadU2(std::uint16_t* value) {
+  bool read_u2(std::uint16_t* value) {
     if (remaining() < 2) return false;
-    *value = static_cast<std::uint16_t>(Byte(offset_) << 8 | Byte(offset_ + 1));
+    *value = static_cast<std::uint16_t>(byte(offset_) << 8 | byte(offset_ + 1));
     offset_ += 2;
     return true;
   }
 
-  bool ReadU4(std::uint32_t* value) {
+  bool read_u4(std::uint32_t* value) {
     if (remaining() < 4) return false;
-    *value = std::uint32_t{Byte(offset_)} << 24 | std::uint32_t{Byte(offset_ + 1)} << 16 |
-             std::uint32_t{Byte(offset_ + 2)} << 8 | std::uint32_t{Byte(offset_ + 3)};
+    *value = std::uint32_t{byte(offset_)} << 24 | std::uint32_t{byte(offset_ + 1)} << 16 |
+             std::uint32_t{byte(offset_ + 2)} << 8 | std::uint32_t{byte(offset_ + 3)};
     offset_ += 4;
     return true;
   }
 
   // The next `length` bytes, without copying.
-  bool ReadBytes(std::size_t length, std::string_view* bytes) {
+  bool read_bytes(std::size_t length, std::string_view* bytes) {
     if (remaining() < length) return false;
     *bytes = bytes_.substr(offset_, length);
     offset_ += length;
     return true;
   }
 
-  bool Skip(std::size_t length) {
+  bool skip(std::size_t length) {
     if (remaining() < length) return false;
     offset_ += length;
     return true;
   }
 
  private:
-  std::uint8_t Byte(std::size_t at) const { return static_cast<std::uint8_t>(bytes_[at]); }
+  std::uint8_t byte(std::size_t at) const { return static_cast<std::uint8_t>(bytes_[at]); }
 
   std::string_view bytes_;
   std::size_t offset_ = 0;

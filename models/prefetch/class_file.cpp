@@ -31,7 +31,7 @@ enum ConstantTag : std::uint8_t {
 };
 
 // Bytes following the tag for the constants whose content the scan skips; nullopt = unknown size.
-std::optional<std::size_t> SkippedSize(std::uint8_t tag) {
+std::optional<std::size_t> skipped_size(std::uint8_t tag) {
   switch (tag) {
     case kString:
     case kMethodType:
@@ -60,52 +60,52 @@ struct Utf8Reference {
   std::uint16_t to;
 };
 
-std::string BinaryName(std::string_view internal_name) {
+std::string binary_name(std::string_view internal_name) {
   std::string name(internal_name);
   std::replace(name.begin(), name.end(), '/', '.');
   return name;
 }
 
-void AddClassConstantName(std::string_view name, std::vector<std::string>* names) {
+void add_class_constant_name(std::string_view name, std::vector<std::string>* names) {
   while (!name.empty() && name.front() == '[') name.remove_prefix(1);
   if (name.size() <= 1) return;  // a primitive array element type such as "[I"
   if (name.front() == 'L' && name.back() == ';') name = name.substr(1, name.size() - 2);
-  if (!name.empty()) names->push_back(BinaryName(name));
+  if (!name.empty()) names->push_back(binary_name(name));
 }
 
-void AddDescriptorClassNames(std::string_view descriptor, std::vector<std::string>* names) {
+void add_descriptor_class_names(std::string_view descriptor, std::vector<std::string>* names) {
   std::size_t start = descriptor.find('L');
   while (start != std::string_view::npos) {
     const std::size_t end = descriptor.find(';', start + 1);
     if (end == std::string_view::npos) return;
-    if (end > start + 1) names->push_back(BinaryName(descriptor.substr(start + 1, end - start - 1)));
+    if (end > start + 1) names->push_back(binary_name(descriptor.substr(start + 1, end - start - 1)));
     start = descriptor.find('L', end + 1);
   }
 }
 
-std::string Hex(std::uint32_t value) {
+std::string hex(std::uint32_t value) {
   char text[11];
   std::snprintf(text, sizeof text, "0x%08X", value);
   return text;
 }
 
-std::string EntryDescription(std::uint32_t index, std::uint8_t tag, std::size_t offset) {
+std::string entry_description(std::uint32_t index, std::uint8_t tag, std::size_t offset) {
   return "constant pool entry " + std::to_string(index) + " (tag " + std::to_string(tag) + ") at byte " +
          std::to_string(offset);
 }
 
 }  // namespace
 
-Result<ClassScan> ScanClassFile(std::string_view class_file) {
+Result<ClassScan> scan_class_file(std::string_view class_file) {
   ByteCursor in(class_file);
   std::uint32_t magic = 0;
   std::uint16_t constant_pool_count = 0;
-  if (!in.ReadU4(&magic) || !in.Skip(4) || !in.ReadU2(&constant_pool_count)) {
+  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&constant_pool_count)) {
     return Status::Error("class file truncated: " + std::to_string(class_file.size()) +
                          " bytes, expected at least 10 (magic, version, constant_pool_count)");
   }
   if (magic != kClassFileMagic) {
-    return Status::Error("not a class file: magic is " + Hex(magic) + ", expected 0xCAFEBABE");
+    return Status::Error("not a class file: magic is " + hex(magic) + ", expected 0xCAFEBABE");
   }
   if (constant_pool_count == 0) {
     return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
@@ -117,7 +117,7 @@ Result<ClassScan> ScanClassFile(std::string_view class_file) {
   for (std::uint32_t index = 1; index < constant_pool_count; ++index) {  // 32 bits: a Long may end at 65535
     const std::size_t entry_offset = in.offset();
     std::uint8_t tag = 0;
-    if (!in.ReadU1(&tag)) {
+    if (!in.read_u1(&tag)) {
       return Status::Error("class file truncated at byte " + std::to_string(entry_offset) +
                            ": constant pool entry " + std::to_string(index) + " of " +
                            std::to_string(constant_pool_count - 1) + " is missing");
@@ -127,33 +127,33 @@ Result<ClassScan> ScanClassFile(std::string_view class_file) {
       case kUtf8: {
         std::uint16_t length = 0;
         std::string_view text;
-        complete = in.ReadU2(&length) && in.ReadBytes(length, &text);
+        complete = in.read_u2(&length) && in.read_bytes(length, &text);
         utf8[index] = text;
         break;
       }
       case kClass: {
         std::uint16_t name_index = 0;
-        complete = in.ReadU2(&name_index);
+        complete = in.read_u2(&name_index);
         class_names.push_back({static_cast<std::uint16_t>(index), name_index});
         break;
       }
       case kNameAndType: {
         std::uint16_t name_index = 0;
         std::uint16_t descriptor_index = 0;
-        complete = in.ReadU2(&name_index) && in.ReadU2(&descriptor_index);
+        complete = in.read_u2(&name_index) && in.read_u2(&descriptor_index);
         name_and_type_descriptors.push_back({static_cast<std::uint16_t>(index), descriptor_index});
         break;
       }
       default: {
-        const std::optional<std::size_t> size = SkippedSize(tag);
+        const std::optional<std::size_t> size = skipped_size(tag);
         if (!size) return ClassScan{{}, tag};
-        complete = in.Skip(*size);
+        complete = in.skip(*size);
         if (tag == kLong || tag == kDouble) ++index;  // they take two slots
         break;
       }
     }
     if (!complete) {
-      return Status::Error("class file truncated: " + EntryDescription(index, tag, entry_offset) +
+      return Status::Error("class file truncated: " + entry_description(index, tag, entry_offset) +
                            " runs past the end (" + std::to_string(class_file.size()) + " bytes)");
     }
   }
@@ -172,12 +172,12 @@ Result<ClassScan> ScanClassFile(std::string_view class_file) {
   for (const Utf8Reference& reference : class_names) {
     Result<std::string_view> name = resolve(reference, "Class");
     if (!name.ok()) return name.status();
-    AddClassConstantName(*name, &scan.dependencies);
+    add_class_constant_name(*name, &scan.dependencies);
   }
   for (const Utf8Reference& reference : name_and_type_descriptors) {
     Result<std::string_view> descriptor = resolve(reference, "NameAndType");
     if (!descriptor.ok()) return descriptor.status();
-    AddDescriptorClassNames(*descriptor, &scan.dependencies);
+    add_descriptor_class_names(*descriptor, &scan.dependencies);
   }
   std::sort(scan.dependencies.begin(), scan.dependencies.end());
   scan.dependencies.erase(std::unique(scan.dependencies.begin(), scan.dependencies.end()),

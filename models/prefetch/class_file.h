@@ -29,6 +29,6 @@ struct ClassScan {
 
 // Scans the constant pool of `class_file`. Bytes that are not a well-formed constant pool (bad magic,
 // truncation, an index pointing at the wrong kind of constant) give an error saying where and what.
-Result<ClassScan> ScanClassFile(std::string_view class_file);
+Result<ClassScan> scan_class_file(std::string_view class_file);
 
 }  // namespace perflab::prefetch

@@ -16,7 +16,7 @@ constexpr std::uint8_t kLong = 5;
 constexpr std::uint8_t kDouble = 6;
 
 // Bytes after the tag of each constant other than Utf8 (JVMS §4.4); nullopt for a tag the JVM rejects.
-std::optional<std::size_t> ConstantSize(std::uint8_t tag) {
+std::optional<std::size_t> constant_size(std::uint8_t tag) {
   switch (tag) {
     case kClass:
     case 8:   // String
@@ -49,7 +49,7 @@ struct ConstantPool {
   std::vector<std::uint16_t> class_name_index;  // by index, for Class constants
 
   // The binary name of Class constant `index`, or an error naming `what` refers to it.
-  Result<std::string> ClassName(std::uint16_t index, const char* what) const {
+  Result<std::string> class_name(std::uint16_t index, const char* what) const {
     if (index == 0 || index >= tags.size() || tags[index] != kClass) {
       return Status::Error("malformed class file: " + std::string(what) + " is constant " +
                            std::to_string(index) + ", expected a Class constant in 1.." +
@@ -66,7 +66,7 @@ struct ConstantPool {
   }
 };
 
-Result<ConstantPool> ReadConstantPool(ByteCursor& in, std::uint16_t count) {
+Result<ConstantPool> read_constant_pool(ByteCursor& in, std::uint16_t count) {
   ConstantPool pool;
   pool.tags.assign(count, 0);
   pool.utf8.assign(count, {});
@@ -74,20 +74,20 @@ Result<ConstantPool> ReadConstantPool(ByteCursor& in, std::uint16_t count) {
   for (std::uint32_t index = 1; index < count; ++index) {
     const std::size_t offset = in.offset();
     std::uint8_t tag = 0;
-    bool complete = in.ReadU1(&tag);
+    bool complete = in.read_u1(&tag);
     if (complete && tag == kUtf8) {
       std::uint16_t length = 0;
-      complete = in.ReadU2(&length) && in.ReadBytes(length, &pool.utf8[index]);
+      complete = in.read_u2(&length) && in.read_bytes(length, &pool.utf8[index]);
     } else if (complete && tag == kClass) {
-      complete = in.ReadU2(&pool.class_name_index[index]);
+      complete = in.read_u2(&pool.class_name_index[index]);
     } else if (complete) {
-      const std::optional<std::size_t> size = ConstantSize(tag);
+      const std::optional<std::size_t> size = constant_size(tag);
       if (!size) {
         return Status::Error("malformed class file: constant pool entry " + std::to_string(index) +
                              " at byte " + std::to_string(offset) + " has tag " + std::to_string(tag) +
                              ", expected a tag of JVMS §4.4");
       }
-      complete = in.Skip(*size);
+      complete = in.skip(*size);
     }
     if (!complete) {
       return Status::Error("class file truncated in constant pool entry " + std::to_string(index) +
@@ -101,43 +101,43 @@ Result<ConstantPool> ReadConstantPool(ByteCursor& in, std::uint16_t count) {
 
 }  // namespace
 
-Result<ClassHeader> ReadClassHeader(std::string_view class_file) {
+Result<ClassHeader> read_class_header(std::string_view class_file) {
   ByteCursor in(class_file);
   std::uint32_t magic = 0;
   std::uint16_t count = 0;
-  if (!in.ReadU4(&magic) || !in.Skip(4) || !in.ReadU2(&count)) {
+  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&count)) {
     return Status::Error("class file truncated: " + std::to_string(class_file.size()) +
                          " bytes, expected at least 10 (magic, version, constant_pool_count)");
   }
   if (magic != kClassFileMagic) return Status::Error("not a class file: bad magic, expected 0xCAFEBABE");
   if (count == 0) return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
-  Result<ConstantPool> pool = ReadConstantPool(in, count);
+  Result<ConstantPool> pool = read_constant_pool(in, count);
   if (!pool.ok()) return pool.status();
 
   std::uint16_t this_class = 0;
   std::uint16_t super_class = 0;
   std::uint16_t interface_count = 0;
-  if (!in.Skip(2) || !in.ReadU2(&this_class) || !in.ReadU2(&super_class) || !in.ReadU2(&interface_count)) {
+  if (!in.skip(2) || !in.read_u2(&this_class) || !in.read_u2(&super_class) || !in.read_u2(&interface_count)) {
     return Status::Error(
         "class file truncated after the constant pool, expected access_flags, this_class, "
         "super_class and interfaces_count");
   }
   ClassHeader header;
-  Result<std::string> name = pool->ClassName(this_class, "this_class");
+  Result<std::string> name = pool->class_name(this_class, "this_class");
   if (!name.ok()) return name.status();
   header.name = std::move(name).value();
   if (super_class != 0) {
-    Result<std::string> superclass = pool->ClassName(super_class, "super_class");
+    Result<std::string> superclass = pool->class_name(super_class, "super_class");
     if (!superclass.ok()) return superclass.status();
     header.superclass = std::move(superclass).value();
   }
   for (std::uint16_t i = 0; i < interface_count; ++i) {
     std::uint16_t index = 0;
-    if (!in.ReadU2(&index)) {
+    if (!in.read_u2(&index)) {
       return Status::Error("class file truncated in interfaces[" + std::to_string(i) + "] of " +
                            std::to_string(interface_count));
     }
-    Result<std::string> interface_name = pool->ClassName(index, "an interface");
+    Result<std::string> interface_name = pool->class_name(index, "an interface");
     if (!interface_name.ok()) return interface_name.status();
     header.interfaces.push_back(std::move(interface_name).value());
   }

@@ -23,6 +23,6 @@ struct ClassHeader {
 };
 
 // Errors say what is malformed and where (bad magic, truncation, an index that is not a Class constant).
-Result<ClassHeader> ReadClassHeader(std::string_view class_file);
+Result<ClassHeader> read_class_header(std::string_view class_file);
 
 }  // namespace perflab::prefetch

@@ -31,8 +31,8 @@ struct TracedClassLoad {
 };
 
 // `trace_name` is used in error messages.
-Result<std::vector<TracedClassLoad>> ParseClassLoadTrace(std::string_view text,
-                                                         const std::string& trace_name);
-Result<std::vector<TracedClassLoad>> ReadClassLoadTrace(const std::string& path);
+Result<std::vector<TracedClassLoad>> parse_class_load_trace(std::string_view text,
+                                                            const std::string& trace_name);
+Result<std::vector<TracedClassLoad>> read_class_load_trace(const std::string& path);
 
 }  // namespace perflab::prefetch

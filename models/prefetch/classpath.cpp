@@ -22,7 +22,7 @@ Result<Classpath> Classpath::Open(const std::vector<std::string>& jar_paths) {
   return classpath;
 }
 
-std::optional<ClassLocation> Classpath::Find(const std::string& binary_name) const {
+std::optional<ClassLocation> Classpath::find(const std::string& binary_name) const {
   auto found = class_index_.find(binary_name);
   if (found == class_index_.end()) return std::nullopt;
   return classes_[found->second];

@@ -30,13 +30,13 @@ class Classpath {
 
   // Every loadable class once, in classpath order: JAR by JAR, then in each JAR's entry order.
   const std::vector<ClassLocation>& classes() const { return classes_; }
-  std::optional<ClassLocation> Find(const std::string& binary_name) const;
+  std::optional<ClassLocation> find(const std::string& binary_name) const;
 
   const JarClassEntry& entry(const ClassLocation& location) const {
     return jars_[location.jar].class_entries()[location.entry];
   }
-  Result<std::string> ReadClass(const ClassLocation& location) const {
-    return jars_[location.jar].Read(entry(location));
+  Result<std::string> read_class(const ClassLocation& location) const {
+    return jars_[location.jar].read(entry(location));
   }
 
  private:

@@ -7,23 +7,23 @@
 namespace perflab::prefetch {
 namespace {
 
-std::string Trimmed(const std::string& line) {
-  const char* kSpace = " \t\r";
-  const std::size_t begin = line.find_first_not_of(kSpace);
+std::string trimmed(const std::string& line) {
+  const char* k_space = " \t\r";
+  const std::size_t begin = line.find_first_not_of(k_space);
   if (begin == std::string::npos) return "";
-  return line.substr(begin, line.find_last_not_of(kSpace) - begin + 1);
+  return line.substr(begin, line.find_last_not_of(k_space) - begin + 1);
 }
 
 }  // namespace
 
-Result<std::vector<std::string>> ReadClasspathFile(const std::string& path) {
+Result<std::vector<std::string>> read_classpath_file(const std::string& path) {
   std::ifstream file(path);
   if (!file) return Status::Error(path + ": cannot open the classpath file");
   const std::filesystem::path directory = std::filesystem::path(path).parent_path();
   std::vector<std::string> jars;
   std::string line;
   while (std::getline(file, line)) {
-    const std::string jar = Trimmed(line);
+    const std::string jar = trimmed(line);
     if (jar.empty() || jar.front() == '#') continue;
     const std::filesystem::path jar_path(jar);
     jars.push_back(jar_path.is_absolute() ? jar : (directory / jar_path).lexically_normal().string());

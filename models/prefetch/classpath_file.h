@@ -10,6 +10,6 @@
 
 namespace perflab::prefetch {
 
-Result<std::vector<std::string>> ReadClasspathFile(const std::string& path);
+Result<std::vector<std::string>> read_classpath_file(const std::string& path);
 
 }  // namespace perflab::prefetch

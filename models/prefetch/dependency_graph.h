@@ -63,10 +63,10 @@ class DependencyGraph {
 
   std::size_t class_count() const { return boost::num_vertices(*graph_); }
   int jar_count() const { return static_cast<int>(classes_by_jar_.size()); }
-  std::optional<Vertex> Find(const std::string& name) const;
+  std::optional<Vertex> find(const std::string& name) const;
   // The class's direct supertypes, or nullptr when it is not on the classpath or its header did not parse.
   // Known for graphs built from class files, not for hand-written ones.
-  const ClassHeader* Header(const std::string& name) const;
+  const ClassHeader* header(const std::string& name) const;
   const ClassNode& node(Vertex vertex) const { return (*graph_)[vertex]; }
   // The classes a JAR serves, in vertex order.
   const std::vector<Vertex>& classes_in_jar(int jar) const { return classes_by_jar_[jar]; }
@@ -75,8 +75,8 @@ class DependencyGraph {
 
  private:
   DependencyGraph() : graph_(std::make_unique<Graph>()) {}
-  void AddVertex(ClassNode node);
-  void AddEdges();  // one per dependency on another loadable class
+  void add_vertex(ClassNode node);
+  void add_edges();  // one per dependency on another loadable class
 
   std::unique_ptr<Graph> graph_;  // behind a pointer: Boost 1.74's adjacency_list cannot move, only copy
   std::unordered_map<std::string, Vertex> vertex_by_name_;

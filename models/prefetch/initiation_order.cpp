@@ -12,26 +12,27 @@ struct Node {
   std::vector<std::size_t> children;  // indexes into the node table, in log order
 };
 
-bool IsDirectSupertype(const ClassHeader& header, const std::string& name) {
+bool is_direct_supertype(const ClassHeader& header, const std::string& name) {
   return header.superclass == name ||
          std::find(header.interfaces.begin(), header.interfaces.end(), name) != header.interfaces.end();
 }
 
 }  // namespace
 
-const char* TraceOrderName(TraceOrder order) {
+const char* trace_order_name(TraceOrder order) {
   return order == TraceOrder::kInitiated ? "initiated" : "logged";
 }
 
-std::optional<TraceOrder> ParseTraceOrder(std::string_view name) {
+Result<TraceOrder> parse_trace_order(std::string_view name) {
   for (TraceOrder order : kTraceOrders) {
-    if (name == TraceOrderName(order)) return order;
+    if (name == trace_order_name(order)) return order;
   }
-  return std::nullopt;
+  return Status::Error("unknown trace order \"" + std::string(name) +
+                       "\", expected one of: initiated, logged");
 }
 
-std::vector<TracedClassLoad> InitiationOrder(const std::vector<TracedClassLoad>& logged,
-                                             const ClassHeaderLookup& header_of) {
+std::vector<TracedClassLoad> initiation_order(const std::vector<TracedClassLoad>& logged,
+                                              const ClassHeaderLookup& header_of) {
   std::vector<Node> nodes(logged.size());
   std::vector<std::size_t> roots;  // a stack: the last logged tree on top
   for (std::size_t i = 0; i < logged.size(); ++i) {
@@ -40,7 +41,7 @@ std::vector<TracedClassLoad> InitiationOrder(const std::vector<TracedClassLoad>&
       std::vector<std::string> adopted;  // each supertype once
       while (!roots.empty()) {
         const std::string& top = logged[nodes[roots.back()].load].class_name;
-        if (!IsDirectSupertype(*header, top) ||
+        if (!is_direct_supertype(*header, top) ||
             std::find(adopted.begin(), adopted.end(), top) != adopted.end()) {
           break;
         }

@@ -18,6 +18,8 @@
 // before the superclass as a separate, earlier load: scenarios/prefetch/NOTES.md compares the two.)
 #pragma once
 
+#include "models/common/status.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,15 +35,15 @@ namespace perflab::prefetch {
 // agent does) or as the log lists them (post-order: supertypes before the class that needed them).
 enum class TraceOrder { kInitiated, kLogged };
 inline constexpr TraceOrder kTraceOrders[] = {TraceOrder::kInitiated, TraceOrder::kLogged};
-const char* TraceOrderName(TraceOrder order);  // "initiated", "logged"
-std::optional<TraceOrder> ParseTraceOrder(std::string_view name);
+const char* trace_order_name(TraceOrder order);  // "initiated", "logged"
+Result<TraceOrder> parse_trace_order(std::string_view name);
 
 // The header of a class by binary name, or nullptr when its class file is unknown.
 using ClassHeaderLookup = std::function<const ClassHeader*(const std::string& class_name)>;
 
 // The same loads in initiation order. Each load keeps its log line, so a reader can tell the two orders
 // apart.
-std::vector<TracedClassLoad> InitiationOrder(const std::vector<TracedClassLoad>& logged,
-                                             const ClassHeaderLookup& header_of);
+std::vector<TracedClassLoad> initiation_order(const std::vector<TracedClassLoad>& logged,
+                                              const ClassHeaderLookup& header_of);
 
 }  // namespace perflab::prefetch

@@ -19,16 +19,16 @@ namespace {
 // Larger "class files" are taken to be corrupt metadata rather than allocated.
 constexpr std::uint64_t kMaxClassFileBytes = 64 << 20;
 
-bool EndsWith(std::string_view text, std::string_view suffix) {
+bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-bool IsIndexedClassEntry(std::string_view entry_name) {
-  if (!EndsWith(entry_name, ".class") || entry_name.rfind("META-INF/", 0) == 0) return false;
-  return entry_name != "module-info.class" && !EndsWith(entry_name, "/module-info.class");
+bool is_indexed_class_entry(std::string_view entry_name) {
+  if (!ends_with(entry_name, ".class") || entry_name.rfind("META-INF/", 0) == 0) return false;
+  return entry_name != "module-info.class" && !ends_with(entry_name, "/module-info.class");
 }
 
-std::string BinaryNameOfEntry(std::string_view entry_name) {
+std::string binary_name_of_entry(std::string_view entry_name) {
   std::string name(entry_name.substr(0, entry_name.size() - std::string_view(".class").size()));
   std::replace(name.begin(), name.end(), '/', '.');
   return name;
@@ -66,11 +66,11 @@ Result<JarFile> JarFile::Open(const std::string& path) {
   }
   zip_error_fini(&zip_error);
   JarFile jar(path, std::move(contents), std::unique_ptr<zip, ZipCloser>(archive));
-  if (Status indexed = jar.IndexClassEntries(); !indexed.ok()) return indexed;
+  if (Status indexed = jar.index_class_entries(); !indexed.ok()) return indexed;
   return jar;
 }
 
-Status JarFile::IndexClassEntries() {
+Status JarFile::index_class_entries() {
   const zip_int64_t entry_count = zip_get_num_entries(archive_.get(), 0);
   if (entry_count < 0) return Status::Error(path_ + ": cannot list the zip entries");
   std::unordered_set<std::string> seen;
@@ -80,15 +80,15 @@ Status JarFile::IndexClassEntries() {
         !(stat.valid & ZIP_STAT_SIZE)) {
       return Status::Error(path_ + ": zip entry " + std::to_string(index) + " has no readable name or size");
     }
-    if (!IsIndexedClassEntry(stat.name)) continue;
-    std::string binary_name = BinaryNameOfEntry(stat.name);
+    if (!is_indexed_class_entry(stat.name)) continue;
+    std::string binary_name = binary_name_of_entry(stat.name);
     if (!seen.insert(binary_name).second) continue;
     class_entries_.push_back({std::move(binary_name), index, stat.size});
   }
   return Status::OK();
 }
 
-Result<std::string> JarFile::Read(const JarClassEntry& entry) const {
+Result<std::string> JarFile::read(const JarClassEntry& entry) const {
   const std::string where = path_ + ": " + entry.binary_name + ": ";
   if (entry.size_bytes > kMaxClassFileBytes) {
     return Status::Error(where + "class file of " + std::to_string(entry.size_bytes) +

@@ -34,7 +34,7 @@ class JarFile {
   const std::vector<JarClassEntry>& class_entries() const { return class_entries_; }
 
   // The class file bytes of one of this JAR's entries.
-  Result<std::string> Read(const JarClassEntry& entry) const;
+  Result<std::string> read(const JarClassEntry& entry) const;
 
  private:
   struct ZipCloser {
@@ -42,7 +42,7 @@ class JarFile {
   };
 
   JarFile(std::string path, std::unique_ptr<std::string> contents, std::unique_ptr<zip, ZipCloser> archive);
-  Status IndexClassEntries();
+  Status index_class_entries();
 
   std::string path_;
   // The whole file, read once: libzip then reads entries from memory instead of seeking and stat-ing the

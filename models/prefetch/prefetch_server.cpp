@@ -5,14 +5,14 @@
 
 namespace perflab::prefetch {
 
-std::optional<Traversal> ParseTraversal(std::string_view name) {
+Result<Traversal> parse_traversal(std::string_view name) {
   for (Traversal traversal : kTraversals) {
-    if (name == TraversalName(traversal)) return traversal;
+    if (name == traversal_name(traversal)) return traversal;
   }
-  return std::nullopt;
+  return Status::Error("unknown traversal \"" + std::string(name) + "\", expected one of: dfs, bfs, jar");
 }
 
-const char* TraversalName(Traversal traversal) {
+const char* traversal_name(Traversal traversal) {
   switch (traversal) {
     case Traversal::kDfs:
       return "dfs";
@@ -37,22 +37,22 @@ void PrefetchServer::notify_jar_present(int jar) {
 
 std::vector<SentClass> PrefetchServer::fetch3(const std::string& name) {
   ++stats_.fetch3_calls;
-  const std::optional<Vertex> requested = graph_.Find(name);
+  const std::optional<Vertex> requested = graph_.find(name);
   if (!requested) return {};
 
   std::vector<SentClass> out;
-  Send(*requested, &out);
+  send(*requested, &out);
   out.front().image_inline = !present_on_remote_[graph_.node(*requested).jar];
   prefetched_.insert(name);
   switch (options_.traversal) {
     case Traversal::kDfs:
-      Expand(*requested, 1, &out);
+      expand(*requested, 1, &out);
       break;
     case Traversal::kBfs:
-      ExpandByLevel(*requested, &out);
+      expand_by_level(*requested, &out);
       break;
     case Traversal::kJar:
-      SendWholeJar(*requested, &out);
+      send_whole_jar(*requested, &out);
       break;
   }
   return out;
@@ -60,50 +60,50 @@ std::vector<SentClass> PrefetchServer::fetch3(const std::string& name) {
 
 std::optional<SentClass> PrefetchServer::fetch(const std::string& name) {
   ++stats_.fetch_calls;
-  const std::optional<Vertex> vertex = graph_.Find(name);
+  const std::optional<Vertex> vertex = graph_.find(name);
   if (!vertex) return std::nullopt;
-  SentClass sent = Load(*vertex);
+  SentClass sent = load(*vertex);
   sent.image_inline = true;  // fetch returns the class file's bytes
   return sent;
 }
 
-void PrefetchServer::Expand(Vertex x, int level, std::vector<SentClass>* out) {
+void PrefetchServer::expand(Vertex x, int level, std::vector<SentClass>* out) {
   if (level > options_.prefetch_depth) return;
-  for (const std::string& y_name : ScanDependencies(x)) {
+  for (const std::string& y_name : scan_dependencies(x)) {
     if (!prefetched_.insert(y_name).second) continue;
-    const std::optional<Vertex> y = graph_.Find(y_name);
+    const std::optional<Vertex> y = graph_.find(y_name);
     if (!y) continue;
-    Send(*y, out);
-    if (level < options_.prune_threshold || SameJar(x, *y)) Expand(*y, level + 1, out);
+    send(*y, out);
+    if (level < options_.prune_threshold || same_jar(x, *y)) expand(*y, level + 1, out);
   }
 }
 
-void PrefetchServer::ExpandByLevel(Vertex requested, std::vector<SentClass>* out) {
+void PrefetchServer::expand_by_level(Vertex requested, std::vector<SentClass>* out) {
   std::vector<Vertex> this_level = {requested};
   for (int level = 1; level <= options_.prefetch_depth && !this_level.empty(); ++level) {
     std::vector<Vertex> next_level;
     for (Vertex x : this_level) {
-      for (const std::string& y_name : ScanDependencies(x)) {
+      for (const std::string& y_name : scan_dependencies(x)) {
         if (!prefetched_.insert(y_name).second) continue;
-        const std::optional<Vertex> y = graph_.Find(y_name);
+        const std::optional<Vertex> y = graph_.find(y_name);
         if (!y) continue;
-        Send(*y, out);
-        if (level < options_.prune_threshold || SameJar(x, *y)) next_level.push_back(*y);
+        send(*y, out);
+        if (level < options_.prune_threshold || same_jar(x, *y)) next_level.push_back(*y);
       }
     }
     this_level = std::move(next_level);
   }
 }
 
-void PrefetchServer::SendWholeJar(Vertex requested, std::vector<SentClass>* out) {
+void PrefetchServer::send_whole_jar(Vertex requested, std::vector<SentClass>* out) {
   if (options_.prefetch_depth <= 0) return;
   for (Vertex y : graph_.classes_in_jar(graph_.node(requested).jar)) {
     if (!prefetched_.insert(graph_.node(y).name).second) continue;
-    Send(y, out);
+    send(y, out);
   }
 }
 
-const std::vector<std::string>& PrefetchServer::ScanDependencies(Vertex x) {
+const std::vector<std::string>& PrefetchServer::scan_dependencies(Vertex x) {
   if (!scanned_[x]) {
     scanned_[x] = true;
     ++stats_.classes_scanned;
@@ -111,7 +111,7 @@ const std::vector<std::string>& PrefetchServer::ScanDependencies(Vertex x) {
   return graph_.node(x).dependencies;
 }
 
-SentClass PrefetchServer::Load(Vertex vertex) {
+SentClass PrefetchServer::load(Vertex vertex) {
   ++stats_.classes_sent;
   if (!loaded_[vertex]) {
     loaded_[vertex] = true;

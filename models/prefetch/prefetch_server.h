@@ -26,6 +26,8 @@
 // to define it.
 #pragma once
 
+#include "models/common/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,8 +44,8 @@ enum class Traversal { kDfs, kBfs, kJar };
 inline constexpr Traversal kTraversals[] = {Traversal::kDfs, Traversal::kBfs, Traversal::kJar};
 
 // "dfs", "bfs", "jar"; nullopt for anything else.
-std::optional<Traversal> ParseTraversal(std::string_view name);
-const char* TraversalName(Traversal traversal);
+Result<Traversal> parse_traversal(std::string_view name);
+const char* traversal_name(Traversal traversal);
 
 struct PrefetchOptions {
   int prefetch_depth = 1;   // levels of dependencies sent; 0 disables prefetch (values below 0 act as 0)
@@ -79,15 +81,15 @@ class PrefetchServer {
  private:
   using Vertex = DependencyGraph::Vertex;
 
-  void Expand(Vertex x, int level, std::vector<SentClass>* out);      // kDfs, the PR's recursion
-  void ExpandByLevel(Vertex requested, std::vector<SentClass>* out);  // kBfs
-  void SendWholeJar(Vertex requested, std::vector<SentClass>* out);   // kJar
+  void expand(Vertex x, int level, std::vector<SentClass>* out);        // kDfs, the PR's recursion
+  void expand_by_level(Vertex requested, std::vector<SentClass>* out);  // kBfs
+  void send_whole_jar(Vertex requested, std::vector<SentClass>* out);   // kJar
 
   // The dependencies of x (none when its scan failed), counting x as scanned.
-  const std::vector<std::string>& ScanDependencies(Vertex x);
-  bool SameJar(Vertex x, Vertex y) const { return graph_.node(x).jar == graph_.node(y).jar; }
-  SentClass Load(Vertex vertex);  // reads the class to send it, counting it as loaded
-  void Send(Vertex vertex, std::vector<SentClass>* out) { out->push_back(Load(vertex)); }
+  const std::vector<std::string>& scan_dependencies(Vertex x);
+  bool same_jar(Vertex x, Vertex y) const { return graph_.node(x).jar == graph_.node(y).jar; }
+  SentClass load(Vertex vertex);  // reads the class to send it, counting it as loaded
+  void send(Vertex vertex, std::vector<SentClass>* out) { out->push_back(load(vertex)); }
 
   const DependencyGraph& graph_;
   PrefetchOptions options_;

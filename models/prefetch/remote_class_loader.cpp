@@ -3,33 +3,33 @@
 
 namespace perflab::prefetch {
 
-const char* JarCacheName(JarCache cache) {
+const char* jar_cache_name(JarCache cache) {
   return cache == JarCache::kCold ? "cold" : "warm";
 }
 
-std::optional<JarCache> ParseJarCache(std::string_view name) {
+Result<JarCache> parse_jar_cache(std::string_view name) {
   for (JarCache cache : kJarCaches) {
-    if (name == JarCacheName(cache)) return cache;
+    if (name == jar_cache_name(cache)) return cache;
   }
-  return std::nullopt;
+  return Status::Error("unknown JAR cache \"" + std::string(name) + "\", expected one of: cold, warm");
 }
 
 RemoteClassLoader::RemoteClassLoader(ClassLoadingChannel& channel, JarCache jar_cache)
     : channel_(channel), jar_cache_(jar_cache) {}
 
-void RemoteClassLoader::Load(const std::string& name) {
+void RemoteClassLoader::load(const std::string& name) {
   if (defined_.count(name) > 0) return;
 
   if (auto hint = hints_.find(name); hint != hints_.end()) {
     const SentClass reference = hint->second;
     hints_.erase(hint);
     ++stats_.prefetch_hits;
-    if (!ResolveJar(reference.jar) && !reference.image_inline) {
+    if (!resolve_jar(reference.jar) && !reference.image_inline) {
       channel_.fetch(name);
       ++stats_.extra_fetches;
       ++stats_.rpcs;
     }
-    Define(name);
+    define(name);
     return;
   }
 
@@ -41,18 +41,18 @@ void RemoteClassLoader::Load(const std::string& name) {
     ++stats_.classes_not_found;
     return;
   }
-  TakeHints(name, reply);
+  take_hints(name, reply);
   const SentClass& requested = reply.front();
-  if (!ResolveJar(requested.jar) && !requested.image_inline) {
+  if (!resolve_jar(requested.jar) && !requested.image_inline) {
     // A reference only, although the controller believed the JAR was here: fetch the bytes.
     channel_.fetch(name);
     ++stats_.extra_fetches;
     ++stats_.rpcs;
   }
-  Define(name);
+  define(name);
 }
 
-void RemoteClassLoader::TakeHints(const std::string& requested, const std::vector<SentClass>& reply) {
+void RemoteClassLoader::take_hints(const std::string& requested, const std::vector<SentClass>& reply) {
   for (const SentClass& sent : reply) {
     if (sent.name == requested) continue;
     stats_.bytes_prefetched += sent.class_file_bytes;
@@ -61,7 +61,7 @@ void RemoteClassLoader::TakeHints(const std::string& requested, const std::vecto
   }
 }
 
-bool RemoteClassLoader::ResolveJar(int jar) {
+bool RemoteClassLoader::resolve_jar(int jar) {
   const bool first_lookup = jars_resolved_.insert(jar).second;
   if (jar_cache_ == JarCache::kWarm) {
     if (first_lookup) channel_.notify_jar_present(jar);
@@ -74,7 +74,7 @@ bool RemoteClassLoader::ResolveJar(int jar) {
   return channel_.jar_ready(jar);
 }
 
-void RemoteClassLoader::Define(const std::string& name) {
+void RemoteClassLoader::define(const std::string& name) {
   if (defined_.insert(name).second) ++stats_.classes_defined;
 }
 

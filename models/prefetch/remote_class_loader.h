@@ -20,6 +20,8 @@
 // which also tells the controller: notifyJarPresence).
 #pragma once
 
+#include "models/common/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,8 +39,8 @@ enum class JarCache {
   kCold,  // nothing local: JARs are downloaded on first use
 };
 inline constexpr JarCache kJarCaches[] = {JarCache::kCold, JarCache::kWarm};
-const char* JarCacheName(JarCache cache);  // "cold", "warm"
-std::optional<JarCache> ParseJarCache(std::string_view name);
+const char* jar_cache_name(JarCache cache);  // "cold", "warm"
+Result<JarCache> parse_jar_cache(std::string_view name);
 
 struct AgentStats {
   std::uint64_t rpcs = 0;  // fetch3 calls + extra fetch calls
@@ -57,18 +59,18 @@ class RemoteClassLoader {
   // The channel must outlive the loader.
   RemoteClassLoader(ClassLoadingChannel& channel, JarCache jar_cache);
 
-  void Load(const std::string& name);
-  void LoadAll(const std::vector<std::string>& names) {
-    for (const std::string& name : names) Load(name);
+  void load(const std::string& name);
+  void load_all(const std::vector<std::string>& names) {
+    for (const std::string& name : names) load(name);
   }
 
   const AgentStats& stats() const { return stats_; }
 
  private:
-  void TakeHints(const std::string& requested, const std::vector<SentClass>& reply);
+  void take_hints(const std::string& requested, const std::vector<SentClass>& reply);
   // JarCacheSupport.resolve: true when the JAR is local now; otherwise its download is under way.
-  bool ResolveJar(int jar);
-  void Define(const std::string& name);
+  bool resolve_jar(int jar);
+  void define(const std::string& name);
 
   ClassLoadingChannel& channel_;
   JarCache jar_cache_;

@@ -10,7 +10,7 @@ namespace perflab::prefetch {
 namespace {
 
 // The same string for two paths of the same file (symbolic links resolved) when the file exists.
-std::string SameFileKey(const std::string& path) {
+std::string same_file_key(const std::string& path) {
   std::error_code error;
   const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
   return error ? std::filesystem::path(path).lexically_normal().string() : canonical.string();
@@ -18,10 +18,10 @@ std::string SameFileKey(const std::string& path) {
 
 }  // namespace
 
-Workload MakeWorkload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath) {
+Workload make_workload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath) {
   std::unordered_map<std::string, int> jar_by_key;
   for (int jar = 0; jar < static_cast<int>(classpath.size()); ++jar) {
-    jar_by_key.emplace(SameFileKey(classpath[jar]), jar);
+    jar_by_key.emplace(same_file_key(classpath[jar]), jar);
   }
   std::unordered_map<std::string, int> jar_by_traced_path;  // -1: not on the classpath
   std::unordered_set<std::string> seen;
@@ -31,7 +31,7 @@ Workload MakeWorkload(const std::vector<TracedClassLoad>& trace, const std::vect
     if (!load.from_jar()) continue;  // JDK or generated: local to the agent
     auto traced = jar_by_traced_path.find(load.jar_path);
     if (traced == jar_by_traced_path.end()) {
-      auto on_classpath = jar_by_key.find(SameFileKey(load.jar_path));
+      auto on_classpath = jar_by_key.find(same_file_key(load.jar_path));
       const int jar = on_classpath == jar_by_key.end() ? -1 : on_classpath->second;
       traced = jar_by_traced_path.emplace(load.jar_path, jar).first;
     }

@@ -20,6 +20,6 @@ struct Workload {
   std::size_t dropped = 0;           // traced loads from JARs not on the classpath
 };
 
-Workload MakeWorkload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath);
+Workload make_workload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath);
 
 }  // namespace perflab::prefetch

@@ -24,7 +24,7 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
       jars.push_back(element);
       continue;
     }
-    auto listed = prefetch::ReadClasspathFile(element);
+    auto listed = prefetch::read_classpath_file(element);
     if (!listed.ok()) return listed.status();
     jars.insert(jars.end(), listed->begin(), listed->end());
   }
@@ -34,14 +34,14 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
 Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
   static std::map<std::string, std::shared_ptr<const JGitInputs>> cache;
   const std::string& trace = params.string("trace");
-  const prefetch::TraceOrder order = *prefetch::ParseTraceOrder(params.string("trace_order"));
+  const prefetch::TraceOrder order = *prefetch::parse_trace_order(params.string("trace_order"));
   auto classpath = expand_classpath(params.paths("classpath"));
   if (!classpath.ok()) return classpath.status();
-  std::string key = trace + "\n" + prefetch::TraceOrderName(order);
+  std::string key = trace + "\n" + prefetch::trace_order_name(order);
   for (const auto& jar : *classpath) key += "\n" + jar;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
 
-  auto loads = prefetch::ReadClassLoadTrace(trace);
+  auto loads = prefetch::read_class_load_trace(trace);
   if (!loads.ok()) return loads.status();
   auto opened = prefetch::Classpath::Open(*classpath);
   if (!opened.ok()) return opened.status();
@@ -50,10 +50,10 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
   std::vector<prefetch::TracedClassLoad> replayed = std::move(loads).value();
   if (order == prefetch::TraceOrder::kInitiated) {
     const prefetch::DependencyGraph& headers = *graph;
-    replayed = prefetch::InitiationOrder(
-        replayed, [&headers](const std::string& name) { return headers.Header(name); });
+    replayed = prefetch::initiation_order(
+        replayed, [&headers](const std::string& name) { return headers.header(name); });
   }
-  auto workload = prefetch::MakeWorkload(replayed, *classpath);
+  auto workload = prefetch::make_workload(replayed, *classpath);
   if (workload.classes.empty()) {
     return Status::Error(trace +
                          ": no class of the trace comes from a JAR of the classpath, expected a "

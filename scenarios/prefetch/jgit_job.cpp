@@ -166,8 +166,8 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   prefetch::PrefetchOptions options;
   options.prefetch_depth = static_cast<int>(p.integer("prefetch_depth"));
   options.prune_threshold = static_cast<int>(p.integer("prune_threshold"));
-  options.traversal = *prefetch::ParseTraversal(p.string("traversal"));
-  const prefetch::JarCache jar_cache = *prefetch::ParseJarCache(p.string("jar_cache"));
+  options.traversal = *prefetch::parse_traversal(p.string("traversal"));
+  const prefetch::JarCache jar_cache = *prefetch::parse_jar_cache(p.string("jar_cache"));
   const Costs costs{p.real("server_cpu_per_class"), p.real("client_cpu_per_class")};
 
   SimWorld world(context, {"agent", "controller"});
@@ -182,7 +182,7 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   s4u::Actor::create("agent", world.host("agent"), [&] {
     for (const auto& name : (*inputs)->workload.classes) {
       uint64_t defined_before = loader.stats().classes_defined;
-      loader.Load(name);
+      loader.load(name);
       uint64_t defined = loader.stats().classes_defined - defined_before;
       s4u::this_actor::sleep_for(static_cast<double>(defined) * costs.client_cpu_per_class);
     }

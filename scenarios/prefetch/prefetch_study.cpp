@@ -33,12 +33,12 @@ Study prefetch_study() {
   study.params = {
       int_param("prefetch_depth", "1", "levels of dependencies fetch3 sends (0: only the requested class)"),
       int_param("prune_threshold", "1", "beyond this level only same-JAR dependencies are expanded"),
-      choice_param("traversal", "dfs", names_of(prefetch::kTraversals, prefetch::TraversalName),
+      choice_param("traversal", "dfs", names_of(prefetch::kTraversals, prefetch::traversal_name),
                    "dfs (the PR), bfs (shallowest level first), jar (whole JAR)"),
-      choice_param("jar_cache", "cold", names_of(prefetch::kJarCaches, prefetch::JarCacheName),
+      choice_param("jar_cache", "cold", names_of(prefetch::kJarCaches, prefetch::jar_cache_name),
                    "cold: JARs downloaded on first use (the PR cleared the cache); warm: all JARs local"),
       choice_param(
-          "trace_order", "initiated", names_of(prefetch::kTraceOrders, prefetch::TraceOrderName),
+          "trace_order", "initiated", names_of(prefetch::kTraceOrders, prefetch::trace_order_name),
           "initiated: replay loads in the order the JVM initiated them, a class before the supertypes "
           "its definition loaded (what an agent does); logged: in the log's order (post-order)"),
       bool_param(
@@ -79,7 +79,7 @@ Study prefetch_study() {
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;
     bool compares_traversals =
-        table.points_where("traversal", prefetch::TraversalName(prefetch::Traversal::kDfs)).size() <
+        table.points_where("traversal", prefetch::traversal_name(prefetch::Traversal::kDfs)).size() <
         table.scenario->grid.size();
     return std::find(columns.begin(), columns.end(), "traversal") != columns.end() && compares_traversals
                ? pareto_report(table)

@@ -112,7 +112,7 @@ Result<Distribution> Distribution::parse(std::string_view spec, Quantity quantit
     const std::filesystem::path file = unquote(call.inside);
     Result<std::vector<double>> values =
         read_empirical_values(file.is_absolute() ? file : base_dir / file, quantity);
-    if (!values.ok()) return values.status().WithContext(where);
+    if (!values.ok()) return values.status().with_context(where);
     const double mean = std::accumulate(values->begin(), values->end(), 0.0) / values->size();
     return Distribution(
         Empirical{std::make_shared<const std::vector<double>>(std::move(values).value()), mean},
@@ -130,7 +130,7 @@ Result<Distribution> Distribution::parse(std::string_view spec, Quantity quantit
   for (size_t i = 0; i < parameters.size(); ++i) {
     const Quantity arg_quantity = parameters[i].dimensionless ? Quantity::kNumber : quantity;
     Result<double> value = parse_quantity(call.args[i], arg_quantity);
-    if (!value.ok()) return value.status().WithContext(where + parameters[i].name + ": ");
+    if (!value.ok()) return value.status().with_context(where + parameters[i].name + ": ");
     if (parameters[i].positive && !(*value > 0)) {
       return Status::Error(where + parameters[i].name + " must be > 0, got " + call.args[i]);
     }

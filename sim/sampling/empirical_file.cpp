@@ -46,7 +46,7 @@ Result<std::vector<double>> read_empirical_values(const std::filesystem::path& f
       if (cell.empty()) continue;
       const std::string where = name + ":" + std::to_string(reader.get_file_line()) + ": ";
       Result<double> value = parse_quantity(cell, quantity, UnitRule::kPlainIsBaseUnit);
-      if (!value.ok()) return value.status().WithContext(where);
+      if (!value.ok()) return value.status().with_context(where);
       if (*value < 0) return Status::Error(where + "\"" + cell + "\": expected a value >= 0");
       values.push_back(*value);
     }

@@ -17,8 +17,8 @@ namespace {
 constexpr int kMutants = 20000;
 constexpr int kSeedClasses = 64;
 
-std::vector<std::string> SeedClassFiles() {
-  Result<std::vector<std::string>> paths = testing::RealClasspathPaths();
+std::vector<std::string> seed_class_files() {
+  Result<std::vector<std::string>> paths = testing::real_classpath_paths();
   EXPECT_TRUE(paths.ok()) << paths.status().message();
   if (!paths.ok()) return {};
   std::string jgit_jar = paths->front();
@@ -32,14 +32,14 @@ std::vector<std::string> SeedClassFiles() {
   const std::vector<JarClassEntry>& entries = jar->class_entries();
   const std::size_t step = std::max<std::size_t>(1, entries.size() / kSeedClasses);
   for (std::size_t i = 0; i < entries.size() && class_files.size() < kSeedClasses; i += step) {
-    Result<std::string> bytes = jar->Read(entries[i]);
+    Result<std::string> bytes = jar->read(entries[i]);
     EXPECT_TRUE(bytes.ok()) << bytes.status().message();
     if (bytes.ok()) class_files.push_back(std::move(bytes).value());
   }
   return class_files;
 }
 
-std::string Mutate(std::string bytes, std::mt19937_64& random) {
+std::string mutate(std::string bytes, std::mt19937_64& random) {
   auto position = [&](std::size_t size) {
     return std::uniform_int_distribution<std::size_t>(0, size)(random);
   };
@@ -75,13 +75,13 @@ std::string Mutate(std::string bytes, std::mt19937_64& random) {
 }
 
 TEST(PrefetchClassFileFuzz, MutatedRealClassFilesNeverCrashTheScan) {
-  const std::vector<std::string> seeds = SeedClassFiles();
+  const std::vector<std::string> seeds = seed_class_files();
   ASSERT_FALSE(seeds.empty());
   std::mt19937_64 random(20240721);
   int scanned = 0, unsupported = 0, errors = 0;
   for (int i = 0; i < kMutants; ++i) {
-    const std::string mutant = Mutate(seeds[i % seeds.size()], random);
-    const Result<ClassScan> scan = ScanClassFile(mutant);
+    const std::string mutant = mutate(seeds[i % seeds.size()], random);
+    const Result<ClassScan> scan = scan_class_file(mutant);
     if (!scan.ok()) {
       ++errors;
       EXPECT_FALSE(scan.status().message().empty());

@@ -18,20 +18,20 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-Names ClassNames(const std::vector<TracedClassLoad>& loads) {
+Names class_names(const std::vector<TracedClassLoad>& loads) {
   Names names;
   for (const TracedClassLoad& load : loads) names.push_back(load.class_name);
   return names;
 }
 
-std::string ParseError(const std::string& text) {
-  Result<std::vector<TracedClassLoad>> loads = ParseClassLoadTrace(text, "trace.log");
+std::string parse_error(const std::string& text) {
+  Result<std::vector<TracedClassLoad>> loads = parse_class_load_trace(text, "trace.log");
   EXPECT_FALSE(loads.ok()) << "parsed unexpectedly";
   return loads.ok() ? "" : loads.status().message();
 }
 
 TEST(PrefetchClassLoadTrace, ReadsTheCommittedJGitCloneLog) {
-  Result<std::vector<TracedClassLoad>> loads = ReadClassLoadTrace(testing::TracePath());
+  Result<std::vector<TracedClassLoad>> loads = read_class_load_trace(testing::trace_path());
   ASSERT_TRUE(loads.ok()) << loads.status().message();
   ASSERT_FALSE(loads->empty());
   EXPECT_EQ(loads->front().class_name, "java.lang.Object");
@@ -63,11 +63,11 @@ TEST(PrefetchClassLoadTrace, KeepsNamedClassesWithTheJarOfThoseFromJarFiles) {
       "[0.026s][info][class,load  ] b.With$Space source: file:///opt/my%20app/b.jar\r\n"
       "\n"
       "[2024-01-01T00:00:00.000+0000][0.027s][1234][info][class,load] c.C source: file:/c.jar\n";
-  Result<std::vector<TracedClassLoad>> loads = ParseClassLoadTrace(log, "trace.log");
+  Result<std::vector<TracedClassLoad>> loads = parse_class_load_trace(log, "trace.log");
   ASSERT_TRUE(loads.ok()) << loads.status().message();
   // Hidden classes (the lambda) and other lines are skipped; JDK, generated and directory classes are kept
   // without a JAR: they are no workload, but they take part in rebuilding the initiation order.
-  EXPECT_EQ(ClassNames(*loads),
+  EXPECT_EQ(class_names(*loads),
             (Names{"java.lang.Object", "java.lang.String", "a.Main",
                    "jdk.internal.reflect.GeneratedMethodAccessor1", "b.Dir", "b.With$Space", "c.C"}));
   std::vector<std::string> jars;
@@ -79,39 +79,39 @@ TEST(PrefetchClassLoadTrace, KeepsNamedClassesWithTheJarOfThoseFromJarFiles) {
 
 TEST(PrefetchClassLoadTrace, MalformedLinesAreErrorsWithTheirLineNumber) {
   const std::string good = "[0.01s][info][class,load] a.A source: file:/a.jar\n";
-  EXPECT_EQ(ParseError(good + good + "garbage\n").rfind("trace.log:3: ", 0), 0u);
-  EXPECT_NE(ParseError(good + "[0.02s][info][class,load] a.B\n")
+  EXPECT_EQ(parse_error(good + good + "garbage\n").rfind("trace.log:3: ", 0), 0u);
+  EXPECT_NE(parse_error(good + "[0.02s][info][class,load] a.B\n")
                 .find("trace.log:2: expected '<class name> source:"),
             std::string::npos);
-  EXPECT_NE(ParseError("[0.02s][info][class,load]  source: file:/a.jar\n").find("trace.log:1:"),
+  EXPECT_NE(parse_error("[0.02s][info][class,load]  source: file:/a.jar\n").find("trace.log:1:"),
             std::string::npos);
-  EXPECT_NE(ParseError(good + "[0.02s][info][class,load] a b source: file:/a.jar\n").find("trace.log:2:"),
+  EXPECT_NE(parse_error(good + "[0.02s][info][class,load] a b source: file:/a.jar\n").find("trace.log:2:"),
             std::string::npos);
   EXPECT_NE(
-      ParseError("[0.02s][info][class,load a.B source: file:/a.jar\n").find("trace.log:1: unterminated"),
+      parse_error("[0.02s][info][class,load a.B source: file:/a.jar\n").find("trace.log:1: unterminated"),
       std::string::npos);
-  EXPECT_NE(ParseError("[0.02s] a.B source: file:/a.jar\n").find("trace.log:1: expected the decorations"),
+  EXPECT_NE(parse_error("[0.02s] a.B source: file:/a.jar\n").find("trace.log:1: expected the decorations"),
             std::string::npos);
-  EXPECT_NE(ParseError(good + good + good + "[0.02s][info][class,load] a.B source: file:/a%2.jar\n")
+  EXPECT_NE(parse_error(good + good + good + "[0.02s][info][class,load] a.B source: file:/a%2.jar\n")
                 .find("trace.log:4: broken %-escape"),
             std::string::npos);
 }
 
 TEST(PrefetchClassLoadTrace, MissingFileIsAnError) {
-  Result<std::vector<TracedClassLoad>> loads = ReadClassLoadTrace("/nonexistent/perflab/trace.log");
+  Result<std::vector<TracedClassLoad>> loads = read_class_load_trace("/nonexistent/perflab/trace.log");
   ASSERT_FALSE(loads.ok());
   EXPECT_NE(loads.status().message().find("/nonexistent/perflab/trace.log"), std::string::npos);
 }
 
 TEST(PrefetchWorkload, TheCommittedTraceIsServedByTheCommittedClasspath) {
-  Result<const testing::RealJGit*> jgit = testing::LoadRealJGit();
+  Result<const testing::RealJGit*> jgit = testing::load_real_j_git();
   ASSERT_TRUE(jgit.ok()) << jgit.status().message();
   const Workload& workload = (*jgit)->workload;
   EXPECT_EQ(workload.dropped, 0u);
   EXPECT_EQ(workload.classes.size(), 704u);
   EXPECT_EQ((*jgit)->logged_workload.classes.size(), 704u);
   for (const std::string& name : workload.classes) {
-    EXPECT_TRUE((*jgit)->graph->Find(name).has_value()) << name << " is not on the classpath";
+    EXPECT_TRUE((*jgit)->graph->find(name).has_value()) << name << " is not on the classpath";
   }
   std::printf("[ workload ] %zu classes from %zu of the %d classpath JARs (%zu classes on the classpath)\n",
               workload.classes.size(), workload.jars_used.size(), (*jgit)->classpath.jar_count(),
@@ -120,16 +120,16 @@ TEST(PrefetchWorkload, TheCommittedTraceIsServedByTheCommittedClasspath) {
 
 TEST(PrefetchWorkload, KeepsClasspathJarsInOrderOnceAndMatchesLinkedPaths) {
   testing::TempDirectory directory;
-  const std::string real = directory.File("lib-1.0.jar");
-  const std::string link = directory.File("lib.jar");
-  ASSERT_TRUE(testing::WriteZip(real, {{"l/L.class", "x"}}));
+  const std::string real = directory.file("lib-1.0.jar");
+  const std::string link = directory.file("lib.jar");
+  ASSERT_TRUE(testing::write_zip(real, {{"l/L.class", "x"}}));
   std::filesystem::create_symlink(real, link);
 
   const std::vector<TracedClassLoad> trace = {{"l.First", link, 1},
                                               {"o.Other", "/elsewhere/other.jar", 2},
                                               {"l.Second", real, 3},
                                               {"l.First", real, 4}};
-  const Workload workload = MakeWorkload(trace, {"/first/on/classpath.jar", real});
+  const Workload workload = make_workload(trace, {"/first/on/classpath.jar", real});
   EXPECT_EQ(workload.classes, (Names{"l.First", "l.Second"}));
   EXPECT_EQ(workload.jars_used, (std::vector<int>{1}));
   EXPECT_EQ(workload.dropped, 1u);

@@ -24,13 +24,13 @@ TEST(PrefetchDependencyGraph, FromNodesSortsDependenciesAndLinksLoadableOnes) {
   ASSERT_TRUE(graph.ok()) << graph.status().message();
   EXPECT_EQ(graph->class_count(), 3u);
   EXPECT_EQ(graph->jar_count(), 3);
-  const DependencyGraph::Vertex a = *graph->Find("A");
+  const DependencyGraph::Vertex a = *graph->find("A");
   EXPECT_EQ(graph->node(a).dependencies, (Names{"A", "B", "X", "java.lang.Object"}));
   EXPECT_EQ(boost::out_degree(a, graph->graph()), 2u) << "edges to B and X; none to itself or the JDK";
   EXPECT_EQ(boost::num_edges(graph->graph()), 3u);
   EXPECT_TRUE(graph->classes_in_jar(1).empty());
   EXPECT_EQ(graph->classes_in_jar(0).size(), 2u);
-  EXPECT_FALSE(graph->Find("java.lang.Object").has_value());
+  EXPECT_FALSE(graph->find("java.lang.Object").has_value());
 }
 
 TEST(PrefetchDependencyGraph, FromNodesRejectsDuplicatesAndNegativeJars) {
@@ -42,7 +42,7 @@ TEST(PrefetchDependencyGraph, FromNodesRejectsDuplicatesAndNegativeJars) {
 }
 
 TEST(PrefetchDependencyGraph, ScansEveryClassOfTheRealJGitClasspath) {
-  Result<const testing::RealJGit*> jgit = testing::LoadRealJGit();
+  Result<const testing::RealJGit*> jgit = testing::load_real_j_git();
   ASSERT_TRUE(jgit.ok()) << jgit.status().message();
   const DependencyGraph& graph = *(*jgit)->graph;
   const Classpath& classpath = (*jgit)->classpath;
@@ -68,14 +68,14 @@ TEST(PrefetchDependencyGraph, ScansEveryClassOfTheRealJGitClasspath) {
   }
 
   // Spot checks against javap -v of the Debian JGit 4.11 class files.
-  const ClassNode& repository = graph.node(*graph.Find("org.eclipse.jgit.lib.Repository"));
+  const ClassNode& repository = graph.node(*graph.find("org.eclipse.jgit.lib.Repository"));
   for (const char* expected : {"org.eclipse.jgit.lib.ObjectId", "org.eclipse.jgit.lib.Ref",
                                "org.eclipse.jgit.lib.StoredConfig", "java.io.File", "java.lang.String"}) {
     EXPECT_TRUE(std::binary_search(repository.dependencies.begin(), repository.dependencies.end(),
                                    std::string(expected)))
         << "Repository should depend on " << expected;
   }
-  const ClassNode& main = graph.node(*graph.Find("org.eclipse.jgit.pgm.Main"));
+  const ClassNode& main = graph.node(*graph.find("org.eclipse.jgit.pgm.Main"));
   EXPECT_EQ(main.jar, 0);
   EXPECT_TRUE(std::binary_search(main.dependencies.begin(), main.dependencies.end(),
                                  std::string("org.kohsuke.args4j.CmdLineParser")) ||

@@ -21,17 +21,17 @@ struct Replay {
   ServerStats server;
 };
 
-Replay ReplayWorkload(const testing::RealJGit& jgit, PrefetchOptions options, JarCache jar_cache,
-                      const Workload& workload) {
+Replay replay_workload(const testing::RealJGit& jgit, PrefetchOptions options, JarCache jar_cache,
+                       const Workload& workload) {
   PrefetchServer server(*jgit.graph, options);
   DirectChannel channel(server);
   RemoteClassLoader loader(channel, jar_cache);
-  loader.LoadAll(workload.classes);
+  loader.load_all(workload.classes);
   return {loader.stats(), server.stats()};
 }
 
-Replay ReplayWorkload(const testing::RealJGit& jgit, PrefetchOptions options, JarCache jar_cache) {
-  return ReplayWorkload(jgit, options, jar_cache, jgit.workload);
+Replay replay_workload(const testing::RealJGit& jgit, PrefetchOptions options, JarCache jar_cache) {
+  return replay_workload(jgit, options, jar_cache, jgit.workload);
 }
 
 const std::vector<int> kDepths = {0, 1, 2, 3, 5, 10, 50, 100, 500};
@@ -39,7 +39,7 @@ const std::vector<int> kDepths = {0, 1, 2, 3, 5, 10, 50, 100, 500};
 class PrefetchJGitWorkload : public ::testing::Test {
  protected:
   void SetUp() override {
-    Result<const testing::RealJGit*> loaded = testing::LoadRealJGit();
+    Result<const testing::RealJGit*> loaded = testing::load_real_j_git();
     ASSERT_TRUE(loaded.ok()) << loaded.status().message();
     jgit_ = *loaded;
   }
@@ -54,7 +54,7 @@ TEST_F(PrefetchJGitWorkload, DepthTableHasThePullRequestsShape) {
   std::printf("[ depths   ] %6s %6s %9s %7s %10s %14s\n", "depth", "rpcs", "prefetch", "hits", "srv_loaded",
               "bytes_prefetch");
   for (int depth : kDepths) {
-    const Replay replay = ReplayWorkload(*jgit_, {depth, 1, Traversal::kDfs}, JarCache::kWarm);
+    const Replay replay = replay_workload(*jgit_, {depth, 1, Traversal::kDfs}, JarCache::kWarm);
     by_depth[depth] = replay;
     std::printf("[ depths   ] %6d %6llu %9llu %7llu %10llu %14llu\n", depth,
                 static_cast<unsigned long long>(replay.agent.rpcs),
@@ -83,12 +83,12 @@ TEST_F(PrefetchJGitWorkload, DepthTableHasThePullRequestsShape) {
 // parsing the class) and the superclass last, so it logs CloneCommand$Callback, AbstractFetchCommand, Clone;
 // that rule then finds AbstractFetchCommand on top, adopts it and leaves Callback as a separate load
 // *before* Clone. This is that rule, kept here only to show it reproduces the issue's numbers exactly.
-std::vector<TracedClassLoad> IssueRuleOrder(const std::vector<TracedClassLoad>& logged,
-                                            const DependencyGraph& graph) {
+std::vector<TracedClassLoad> issue_rule_order(const std::vector<TracedClassLoad>& logged,
+                                              const DependencyGraph& graph) {
   std::vector<std::vector<std::size_t>> children(logged.size());
   std::vector<std::size_t> roots;
   for (std::size_t i = 0; i < logged.size(); ++i) {
-    if (const ClassHeader* header = graph.Header(logged[i].class_name)) {
+    if (const ClassHeader* header = graph.header(logged[i].class_name)) {
       std::vector<std::string> declared;
       if (header->superclass) declared.push_back(*header->superclass);
       declared.insert(declared.end(), header->interfaces.begin(), header->interfaces.end());
@@ -130,7 +130,7 @@ TEST_F(PrefetchJGitWorkload, CountsPerDepthArePinnedInBothReplayOrders) {
                        {50, 128, 1389, 129, 124, 1490}, {500, 128, 1389, 129, 124, 1490}};
   ASSERT_EQ(jgit_->workload.classes.size(), 704u);
   ASSERT_EQ(jgit_->logged_workload.classes.size(), 704u);
-  const Workload issue_rule = MakeWorkload(IssueRuleOrder(jgit_->trace, *jgit_->graph), jgit_->jar_paths);
+  const Workload issue_rule = make_workload(issue_rule_order(jgit_->trace, *jgit_->graph), jgit_->jar_paths);
   ASSERT_EQ(issue_rule.classes.size(), 704u);
   // The two rebuilt orders differ in one place only: Clone before or after CloneCommand$Callback.
   std::size_t differences = 0;
@@ -141,9 +141,9 @@ TEST_F(PrefetchJGitWorkload, CountsPerDepthArePinnedInBothReplayOrders) {
 
   for (const Row& row : kRows) {
     const PrefetchOptions options{row.depth, 1, Traversal::kDfs};
-    const Replay initiated = ReplayWorkload(*jgit_, options, JarCache::kWarm, jgit_->workload);
-    const Replay logged = ReplayWorkload(*jgit_, options, JarCache::kWarm, jgit_->logged_workload);
-    const Replay issue = ReplayWorkload(*jgit_, options, JarCache::kWarm, issue_rule);
+    const Replay initiated = replay_workload(*jgit_, options, JarCache::kWarm, jgit_->workload);
+    const Replay logged = replay_workload(*jgit_, options, JarCache::kWarm, jgit_->logged_workload);
+    const Replay issue = replay_workload(*jgit_, options, JarCache::kWarm, issue_rule);
     std::printf(
         "[ pinned   ] depth %3d  initiated: %3llu RPCs %4llu prefetched  logged: %3llu RPCs  "
         "issue's rule: %3llu RPCs %4llu prefetched\n",
@@ -170,10 +170,10 @@ TEST_F(PrefetchJGitWorkload, TraversalsAndColdCache) {
                 static_cast<unsigned long long>(replay.agent.extra_fetches),
                 static_cast<unsigned long long>(replay.agent.jar_downloads));
   };
-  const Replay dfs10 = ReplayWorkload(*jgit_, {10, 1, Traversal::kDfs}, JarCache::kWarm);
-  const Replay bfs10 = ReplayWorkload(*jgit_, {10, 1, Traversal::kBfs}, JarCache::kWarm);
-  const Replay jar = ReplayWorkload(*jgit_, {1, 1, Traversal::kJar}, JarCache::kWarm);
-  const Replay cold = ReplayWorkload(*jgit_, {1, 1, Traversal::kDfs}, JarCache::kCold);
+  const Replay dfs10 = replay_workload(*jgit_, {10, 1, Traversal::kDfs}, JarCache::kWarm);
+  const Replay bfs10 = replay_workload(*jgit_, {10, 1, Traversal::kBfs}, JarCache::kWarm);
+  const Replay jar = replay_workload(*jgit_, {1, 1, Traversal::kJar}, JarCache::kWarm);
+  const Replay cold = replay_workload(*jgit_, {1, 1, Traversal::kDfs}, JarCache::kCold);
   report("dfs depth 10", dfs10);
   report("bfs depth 10", bfs10);
   report("jar", jar);
@@ -184,7 +184,7 @@ TEST_F(PrefetchJGitWorkload, TraversalsAndColdCache) {
   // The direct channel's downloads finish at once: a cold cache costs downloads, not extra RPCs, and only
   // the JARs the workload defines classes from are downloaded.
   EXPECT_EQ(cold.agent.extra_fetches, 0u);
-  EXPECT_EQ(cold.agent.rpcs, ReplayWorkload(*jgit_, {1, 1, Traversal::kDfs}, JarCache::kWarm).agent.rpcs);
+  EXPECT_EQ(cold.agent.rpcs, replay_workload(*jgit_, {1, 1, Traversal::kDfs}, JarCache::kWarm).agent.rpcs);
   EXPECT_EQ(cold.agent.jar_downloads, jgit_->workload.jars_used.size());
   for (const Replay* replay : {&dfs10, &bfs10, &jar, &cold}) {
     EXPECT_EQ(replay->agent.classes_defined, jgit_->workload.classes.size());

@@ -12,14 +12,14 @@
 namespace perflab::prefetch {
 namespace {
 
-std::vector<std::string> JarPathsOrSkip(benchmark::State& state) {
-  Result<std::vector<std::string>> paths = testing::RealClasspathPaths();
+std::vector<std::string> jar_paths_or_skip(benchmark::State& state) {
+  Result<std::vector<std::string>> paths = testing::real_classpath_paths();
   if (!paths.ok()) state.SkipWithError(paths.status().message().c_str());
   return paths.ok() ? paths.value() : std::vector<std::string>{};
 }
 
 void BM_IndexClasspath(benchmark::State& state) {
-  const std::vector<std::string> paths = JarPathsOrSkip(state);
+  const std::vector<std::string> paths = jar_paths_or_skip(state);
   for (auto _ : state) {
     Result<Classpath> classpath = Classpath::Open(paths);
     benchmark::DoNotOptimize(classpath);
@@ -28,7 +28,7 @@ void BM_IndexClasspath(benchmark::State& state) {
 BENCHMARK(BM_IndexClasspath)->Unit(benchmark::kMillisecond);
 
 void BM_IndexAndBuildGraph(benchmark::State& state) {
-  const std::vector<std::string> paths = JarPathsOrSkip(state);
+  const std::vector<std::string> paths = jar_paths_or_skip(state);
   std::size_t classes = 0;
   for (auto _ : state) {
     Result<Classpath> classpath = Classpath::Open(paths);
@@ -41,7 +41,7 @@ void BM_IndexAndBuildGraph(benchmark::State& state) {
 BENCHMARK(BM_IndexAndBuildGraph)->Unit(benchmark::kMillisecond);
 
 void BM_ReplayWorkload(benchmark::State& state) {
-  Result<const testing::RealJGit*> jgit = testing::LoadRealJGit();
+  Result<const testing::RealJGit*> jgit = testing::load_real_j_git();
   if (!jgit.ok()) {
     state.SkipWithError(jgit.status().message().c_str());
     return;
@@ -52,7 +52,7 @@ void BM_ReplayWorkload(benchmark::State& state) {
     PrefetchServer server(*(*jgit)->graph, options);
     DirectChannel channel(server);
     RemoteClassLoader loader(channel, JarCache::kWarm);
-    loader.LoadAll((*jgit)->workload.classes);
+    loader.load_all((*jgit)->workload.classes);
     rpcs = loader.stats().rpcs;
   }
   state.counters["rpcs"] = static_cast<double>(rpcs);

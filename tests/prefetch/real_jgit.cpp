@@ -8,22 +8,22 @@
 
 namespace perflab::prefetch::testing {
 
-std::string DataDirectory() {
+std::string data_directory() {
   return PERFLAB_PREFETCH_DATA_DIR;
 }
-std::string ClasspathFilePath() {
-  return DataDirectory() + "/jgit-clone.classpath";
+std::string classpath_file_path() {
+  return data_directory() + "/jgit-clone.classpath";
 }
-std::string TracePath() {
-  return DataDirectory() + "/jgit-clone.classload.log";
+std::string trace_path() {
+  return data_directory() + "/jgit-clone.classload.log";
 }
 
-Result<std::vector<std::string>> RealClasspathPaths() {
-  Result<std::vector<std::string>> paths = ReadClasspathFile(ClasspathFilePath());
+Result<std::vector<std::string>> real_classpath_paths() {
+  Result<std::vector<std::string>> paths = read_classpath_file(classpath_file_path());
   if (!paths.ok()) return paths;
   for (const std::string& path : *paths) {
     if (!std::filesystem::exists(path)) {
-      return Status::Error(path + " (named by " + ClasspathFilePath() +
+      return Status::Error(path + " (named by " + classpath_file_path() +
                            ") is missing: install the Debian packages jgit-cli and libjgit-java "
                            "(see scenarios/prefetch/data/capture-trace.sh for the full list of JARs)");
     }
@@ -33,9 +33,9 @@ Result<std::vector<std::string>> RealClasspathPaths() {
 
 namespace {
 
-Result<RealJGit> Load() {
+Result<RealJGit> load() {
   RealJGit jgit;
-  Result<std::vector<std::string>> paths = RealClasspathPaths();
+  Result<std::vector<std::string>> paths = real_classpath_paths();
   if (!paths.ok()) return paths.status();
   jgit.jar_paths = std::move(paths).value();
 
@@ -47,21 +47,21 @@ Result<RealJGit> Load() {
   if (!graph.ok()) return graph.status();
   jgit.graph = std::make_unique<DependencyGraph>(std::move(graph).value());
 
-  Result<std::vector<TracedClassLoad>> trace = ReadClassLoadTrace(TracePath());
+  Result<std::vector<TracedClassLoad>> trace = read_class_load_trace(trace_path());
   if (!trace.ok()) return trace.status();
   jgit.trace = std::move(trace).value();
   const DependencyGraph& headers = *jgit.graph;
-  jgit.workload = MakeWorkload(
-      InitiationOrder(jgit.trace, [&headers](const std::string& name) { return headers.Header(name); }),
+  jgit.workload = make_workload(
+      initiation_order(jgit.trace, [&headers](const std::string& name) { return headers.header(name); }),
       jgit.jar_paths);
-  jgit.logged_workload = MakeWorkload(jgit.trace, jgit.jar_paths);
+  jgit.logged_workload = make_workload(jgit.trace, jgit.jar_paths);
   return jgit;
 }
 
 }  // namespace
 
-Result<const RealJGit*> LoadRealJGit() {
-  static const Result<RealJGit> loaded = Load();
+Result<const RealJGit*> load_real_j_git() {
+  static const Result<RealJGit> loaded = load();
   if (!loaded.ok()) return loaded.status();
   return &loaded.value();
 }

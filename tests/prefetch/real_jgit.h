@@ -16,12 +16,12 @@
 
 namespace perflab::prefetch::testing {
 
-std::string DataDirectory();
-std::string ClasspathFilePath();
-std::string TracePath();
+std::string data_directory();
+std::string classpath_file_path();
+std::string trace_path();
 
 // The JAR paths of the committed classpath file, checked to exist (the error says which package to install).
-Result<std::vector<std::string>> RealClasspathPaths();
+Result<std::vector<std::string>> real_classpath_paths();
 
 struct RealJGit {
   std::vector<std::string> jar_paths;
@@ -33,6 +33,6 @@ struct RealJGit {
 };
 
 // Loaded once per process and shared; the error explains what is missing.
-Result<const RealJGit*> LoadRealJGit();
+Result<const RealJGit*> load_real_j_git();
 
 }  // namespace perflab::prefetch::testing

@@ -18,7 +18,7 @@ namespace {
 using Names = std::vector<std::string>;
 
 // JAR 0: A (refers to B, C, X), B, C; JAR 1: X, Y. Class file sizes differ so byte sums are checkable.
-Result<DependencyGraph> TinyGraph() {
+Result<DependencyGraph> tiny_graph() {
   Result<DependencyGraph> graph = DependencyGraph::FromNodes({
       {"A", 0, 1000, ScanOutcome::kScanned, "", {"A", "B", "C", "X", "java.lang.Object"}},
       {"B", 0, 200, ScanOutcome::kScanned, "", {"B"}},
@@ -31,11 +31,11 @@ Result<DependencyGraph> TinyGraph() {
 }
 
 TEST(PrefetchRemoteClassLoader, WarmCacheCountsRpcsHitsAndPrefetchedBytes) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   DirectChannel channel(server);
   RemoteClassLoader loader(channel, JarCache::kWarm);
-  loader.LoadAll({"A", "B", "A", "X", "Y", "java.lang.Missing"});
+  loader.load_all({"A", "B", "A", "X", "Y", "java.lang.Missing"});
 
   const AgentStats& stats = loader.stats();
   EXPECT_EQ(stats.fetch3_calls, 3u);  // A, Y, java.lang.Missing
@@ -51,11 +51,11 @@ TEST(PrefetchRemoteClassLoader, WarmCacheCountsRpcsHitsAndPrefetchedBytes) {
 }
 
 TEST(PrefetchRemoteClassLoader, DepthZeroIsOneRpcPerClass) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {0, 1, Traversal::kDfs});
   DirectChannel channel(server);
   RemoteClassLoader loader(channel, JarCache::kWarm);
-  loader.LoadAll({"A", "B", "C", "X", "Y"});
+  loader.load_all({"A", "B", "C", "X", "Y"});
   EXPECT_EQ(loader.stats().rpcs, 5u);
   EXPECT_EQ(loader.stats().classes_prefetched, 5u);
   EXPECT_EQ(loader.stats().prefetch_hits, 0u);
@@ -103,11 +103,11 @@ class ScriptedChannel : public ClassLoadingChannel {
 };
 
 TEST(PrefetchRemoteClassLoader, ColdCacheDefinesTheRequestedClassAtOnceAndPaysForHitsStillDownloading) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{1});
   RemoteClassLoader loader(channel, JarCache::kCold);
-  loader.LoadAll({"A", "B", "X", "Y"});
+  loader.load_all({"A", "B", "X", "Y"});
 
   EXPECT_EQ(channel.calls, (Names{
                                "fetch3 A (bytes)",  // A's bytes inline: defined without waiting for JAR 0
@@ -126,22 +126,22 @@ TEST(PrefetchRemoteClassLoader, ColdCacheDefinesTheRequestedClassAtOnceAndPaysFo
 }
 
 TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsOnlyTheJarsOfClassesItDefines) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{});
   RemoteClassLoader loader(channel, JarCache::kCold);
-  loader.LoadAll({"A", "B"});  // X (JAR 1) was prefetched but never loaded
+  loader.load_all({"A", "B"});  // X (JAR 1) was prefetched but never loaded
   EXPECT_EQ(channel.calls, (Names{"fetch3 A (bytes)", "download 0"}));
   EXPECT_EQ(loader.stats().jar_downloads, 1u);
   EXPECT_EQ(loader.stats().rpcs, 1u);
 }
 
 TEST(PrefetchRemoteClassLoader, OnceTheJarIsThereTheControllerSendsReferencesOnly) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {0, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{});
   RemoteClassLoader loader(channel, JarCache::kCold);
-  loader.LoadAll({"Y", "X", "A"});
+  loader.load_all({"Y", "X", "A"});
   EXPECT_EQ(channel.calls, (Names{"fetch3 Y (bytes)", "download 1", "fetch3 X (JAR reference)",
                                   "fetch3 A (bytes)", "download 0"}));
   EXPECT_EQ(loader.stats().jar_downloads, 2u);
@@ -149,19 +149,19 @@ TEST(PrefetchRemoteClassLoader, OnceTheJarIsThereTheControllerSendsReferencesOnl
 }
 
 TEST(PrefetchRemoteClassLoader, WarmCacheNeverDownloadsAndReportsEachJarOnce) {
-  const Result<DependencyGraph> graph = TinyGraph();
+  const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
   ScriptedChannel channel(server, /*slow_jars=*/{0, 1});
   RemoteClassLoader loader(channel, JarCache::kWarm);
-  loader.LoadAll({"A", "B", "X", "Y"});
+  loader.load_all({"A", "B", "X", "Y"});
   EXPECT_EQ(channel.calls, (Names{"fetch3 A (bytes)", "present 0", "present 1", "fetch3 Y (JAR reference)"}));
   EXPECT_EQ(loader.stats().rpcs, 2u);
   EXPECT_EQ(loader.stats().jar_downloads, 0u);
 }
 
 TEST(PrefetchRemoteClassLoader, JarCacheNamesRoundTrip) {
-  for (JarCache cache : kJarCaches) EXPECT_EQ(ParseJarCache(JarCacheName(cache)), cache);
-  EXPECT_EQ(ParseJarCache("lukewarm"), std::nullopt);
+  for (JarCache cache : kJarCaches) EXPECT_EQ(*parse_jar_cache(jar_cache_name(cache)), cache);
+  EXPECT_FALSE(parse_jar_cache("lukewarm").ok());
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 namespace perflab::prefetch::testing {
 
-bool WriteZip(const std::string& path, const std::vector<std::pair<std::string, std::string>>& entries) {
+bool write_zip(const std::string& path, const std::vector<std::pair<std::string, std::string>>& entries) {
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
   if (archive == nullptr) return false;

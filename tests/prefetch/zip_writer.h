@@ -8,7 +8,7 @@
 namespace perflab::prefetch::testing {
 
 // Writes the entries in order (names must differ); returns false if libzip fails.
-bool WriteZip(const std::string& path, const std::vector<std::pair<std::string, std::string>>& entries);
+bool write_zip(const std::string& path, const std::vector<std::pair<std::string, std::string>>& entries);
 
 // A fresh directory under the system temp directory, removed by the destructor.
 class TempDirectory {
@@ -18,7 +18,7 @@ class TempDirectory {
   TempDirectory(const TempDirectory&) = delete;
   TempDirectory& operator=(const TempDirectory&) = delete;
   const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
 
  private:
   std::string path_;
