@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "models/common/status.h"
 
 namespace perflab::prefetch {
 
@@ -58,5 +61,22 @@ class ByteCursor {
   std::string_view bytes_;
   std::size_t offset_ = 0;
 };
+
+// The start every class file shares (JVMS 4.1): magic, minor and major version, constant_pool_count.
+// Returns constant_pool_count, or what is wrong with the start.
+inline Result<std::uint16_t> read_class_file_start(ByteCursor& in) {
+  constexpr std::uint32_t kClassFileMagic = 0xCAFEBABE;
+  std::uint32_t magic = 0;
+  std::uint16_t constant_pool_count = 0;
+  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&constant_pool_count)) {
+    return Status::Error("class file truncated: " + std::to_string(in.offset() + in.remaining()) +
+                         " bytes, expected at least 10 (magic, version, constant_pool_count)");
+  }
+  if (magic != kClassFileMagic) return Status::Error("not a class file: bad magic, expected 0xCAFEBABE");
+  if (constant_pool_count == 0) {
+    return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
+  }
+  return constant_pool_count;
+}
 
 }  // namespace perflab::prefetch

@@ -11,8 +11,6 @@
 namespace perflab::prefetch {
 namespace {
 
-constexpr std::uint32_t kClassFileMagic = 0xCAFEBABE;
-
 enum ConstantTag : std::uint8_t {
   kUtf8 = 1,
   kInteger = 3,
@@ -83,12 +81,6 @@ void add_descriptor_class_names(std::string_view descriptor, std::vector<std::st
   }
 }
 
-std::string hex(std::uint32_t value) {
-  char text[11];
-  std::snprintf(text, sizeof text, "0x%08X", value);
-  return text;
-}
-
 std::string entry_description(std::uint32_t index, std::uint8_t tag, std::size_t offset) {
   return "constant pool entry " + std::to_string(index) + " (tag " + std::to_string(tag) + ") at byte " +
          std::to_string(offset);
@@ -98,18 +90,9 @@ std::string entry_description(std::uint32_t index, std::uint8_t tag, std::size_t
 
 Result<ClassScan> scan_class_file(std::string_view class_file) {
   ByteCursor in(class_file);
-  std::uint32_t magic = 0;
-  std::uint16_t constant_pool_count = 0;
-  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&constant_pool_count)) {
-    return Status::Error("class file truncated: " + std::to_string(class_file.size()) +
-                         " bytes, expected at least 10 (magic, version, constant_pool_count)");
-  }
-  if (magic != kClassFileMagic) {
-    return Status::Error("not a class file: magic is " + hex(magic) + ", expected 0xCAFEBABE");
-  }
-  if (constant_pool_count == 0) {
-    return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
-  }
+  auto start = read_class_file_start(in);
+  if (!start.ok()) return start.status();
+  const std::uint16_t constant_pool_count = *start;
 
   std::vector<std::optional<std::string_view>> utf8(constant_pool_count);
   std::vector<Utf8Reference> class_names;

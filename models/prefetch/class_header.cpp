@@ -9,7 +9,6 @@
 namespace perflab::prefetch {
 namespace {
 
-constexpr std::uint32_t kClassFileMagic = 0xCAFEBABE;
 constexpr std::uint8_t kUtf8 = 1;
 constexpr std::uint8_t kClass = 7;
 constexpr std::uint8_t kLong = 5;
@@ -103,14 +102,9 @@ Result<ConstantPool> read_constant_pool(ByteCursor& in, std::uint16_t count) {
 
 Result<ClassHeader> read_class_header(std::string_view class_file) {
   ByteCursor in(class_file);
-  std::uint32_t magic = 0;
-  std::uint16_t count = 0;
-  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&count)) {
-    return Status::Error("class file truncated: " + std::to_string(class_file.size()) +
-                         " bytes, expected at least 10 (magic, version, constant_pool_count)");
-  }
-  if (magic != kClassFileMagic) return Status::Error("not a class file: bad magic, expected 0xCAFEBABE");
-  if (count == 0) return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
+  auto start = read_class_file_start(in);
+  if (!start.ok()) return start.status();
+  const std::uint16_t count = *start;
   Result<ConstantPool> pool = read_constant_pool(in, count);
   if (!pool.ok()) return pool.status();
 
