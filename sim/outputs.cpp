@@ -27,7 +27,7 @@ std::vector<size_t> varying_columns(const Scenario& scenario) {
   std::vector<size_t> columns;
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     std::set<std::string> values;
-    for (const auto& point : scenario.grid) values.insert(point.column_values[c]);
+    for (const auto& point : scenario.grid) values.insert(point.column_labels[c]);
     if (values.size() > 1) columns.push_back(c);
   }
   return columns;
@@ -196,7 +196,7 @@ std::string summary_markdown(const RunTable& table) {
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
     fixed +=
-        (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + scenario.grid[0].column_values[c];
+        (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + scenario.grid[0].column_labels[c];
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
   if (scenario.seeds > 1) out += "Values are mean ± half-width of the 95% Student-t interval over seeds.\n\n";
@@ -213,7 +213,7 @@ std::string summary_markdown(const RunTable& table) {
   out += header + "\n" + rule + "\n";
   for (size_t p = 0; p < scenario.grid.size(); ++p) {
     std::string line = "|";
-    for (size_t c : shown) line += " " + scenario.grid[p].column_values[c] + " |";
+    for (size_t c : shown) line += " " + scenario.grid[p].column_labels[c] + " |";
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);
       line += " " + (values.empty() ? std::string("—") : mean_with_interval(stats::summarize(values))) + " |";
@@ -236,7 +236,7 @@ std::string summary_markdown(const RunTable& table) {
 std::string point_label(const Scenario& scenario, size_t point) {
   std::vector<std::string> parts;
   for (size_t c : varying_columns(scenario))
-    parts.push_back(scenario.param_columns[c] + "=" + scenario.grid[point].column_values[c]);
+    parts.push_back(scenario.param_columns[c] + "=" + scenario.grid[point].column_labels[c]);
   return parts.empty() ? "point " + std::to_string(point) : join(parts);
 }
 

@@ -31,20 +31,20 @@ std::vector<double> RunTable::values(size_t point, const std::string& metric) co
   return out;
 }
 
-const std::string& RunTable::column_value(size_t point, const std::string& column) const {
+const std::string& RunTable::column_label(size_t point, const std::string& column) const {
   const auto& columns = scenario->param_columns;
   auto it = std::find(columns.begin(), columns.end(), column);
   if (it == columns.end()) {
     std::fprintf(stderr, "perflab: internal error: no column \"%s\"\n", column.c_str());
     std::abort();
   }
-  return scenario->grid[point].column_values[static_cast<size_t>(it - columns.begin())];
+  return scenario->grid[point].column_labels[static_cast<size_t>(it - columns.begin())];
 }
 
-std::vector<size_t> RunTable::points_where(const std::string& column, const std::string& value) const {
+std::vector<size_t> RunTable::points_where(const std::string& column, const std::string& label) const {
   std::vector<size_t> points;
   for (size_t p = 0; p < scenario->grid.size(); ++p) {
-    if (column_value(p, column) == value) points.push_back(p);
+    if (column_label(p, column) == label) points.push_back(p);
   }
   return points;
 }

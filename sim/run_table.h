@@ -48,8 +48,9 @@ struct RunTable {
   // The values of `metric` over the successful replications of one grid point.
   std::vector<double> values(size_t point, const std::string& metric) const;
   // The grid points whose parameter `column` has text `value` (e.g. "prefetch_depth" = "10").
-  std::vector<size_t> points_where(const std::string& column, const std::string& value) const;
-  const std::string& column_value(size_t point, const std::string& column) const;
+  std::vector<size_t> points_where(const std::string& column, const std::string& label) const;
+  // How the scenario spells a point's parameter ("64KiB", "dfs"): what reports print.
+  const std::string& column_label(size_t point, const std::string& column) const;
 };
 
 }  // namespace perflab

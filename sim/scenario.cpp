@@ -266,7 +266,8 @@ struct Loader {
       return error_at(locate("network.bandwidth", *bandwidth).where, "\"bandwidth\" must be positive");
     }
     scenario.network.bandwidth = std::get<double>(bw->typed);
-    network_columns_ = {{"network.latency", lat->text}, {"network.bandwidth", bw->text}};
+    network_columns_ = {{"network.latency", {lat->text, lat->text}},
+                        {"network.bandwidth", {bw->text, format_number(scenario.network.bandwidth)}}};
     return Status::OK();
   }
 
@@ -427,18 +428,19 @@ struct Loader {
       }
       point.params.set(spec.name, it->second);
     }
-    std::string identity_text;
+    std::string identity_text;  // the labels, as written in the scenario: what seeds a point's runs
     for (const auto& column : scenario.param_columns) {
-      std::string text;
+      Column cell;
       if (column == "case") {
-        text = case_name;
+        cell = {case_name, case_name};
       } else if (auto net = network_columns_.find(column); net != network_columns_.end()) {
-        text = net->second;
+        cell = net->second;
       } else {
-        text = point.params.text(column);
+        cell = param_column(*scenario.study->find_param(column), point.params);
       }
-      point.column_values.push_back(text);
-      identity_text.append(column).append("=").append(text).append("\n");
+      point.column_labels.push_back(cell.label);
+      point.column_values.push_back(cell.value);
+      identity_text.append(column).append("=").append(cell.label).append("\n");
     }
     point.identity = fnv1a(identity_text);
     if (scenario.study->validate) {
@@ -451,6 +453,18 @@ struct Loader {
     return point;
   }
 
+  // One parameter column of a grid point: how the scenario spells it, and its value in base units.
+  struct Column {
+    std::string label;
+    std::string value;
+  };
+  static Column param_column(const ParamSpec& spec, const Params& params) {
+    const std::string& label = params.text(spec.name);
+    bool quantity =
+        spec.type == ParamType::kDuration || spec.type == ParamType::kSize || spec.type == ParamType::kRate;
+    return {label, quantity ? format_number(params.real(spec.name)) : label};
+  }
+
   struct Case {
     std::string name;
     std::vector<std::pair<std::string, ParamValue>> values;
@@ -459,7 +473,7 @@ struct Loader {
   std::set<std::string> explicitly_fixed_;
   std::vector<std::pair<std::string, std::vector<ParamValue>>> sweep_;
   std::vector<Case> cases_;
-  std::map<std::string, std::string> network_columns_;
+  std::map<std::string, Column> network_columns_;
 };
 
 }  // namespace

@@ -23,8 +23,12 @@ Result<Override> parse_override(const std::string& text);
 
 struct GridPoint {
   Params params;
-  std::vector<std::string> column_values;  // aligned with Scenario::param_columns
-  uint64_t identity = 0;                   // hash of the point's parameter values, seeds its runs
+  // Aligned with Scenario::param_columns. Values are what CSV files hold: numbers in base units (sizes in
+  // bytes, durations in seconds, rates in bytes/s), everything else as written. Labels are how the scenario
+  // spells them ("64KiB"), for tables a person reads; they also seed the point's runs.
+  std::vector<std::string> column_values;
+  std::vector<std::string> column_labels;
+  uint64_t identity = 0;  // hash of the point's parameter values, seeds its runs
 };
 
 struct Scenario {
@@ -33,8 +37,8 @@ struct Scenario {
   std::string description;
   const Study* study = nullptr;
   Engine engine = Engine::kSim;
-  bool headline = false;       // run by `perflab reproduce` and `perflab check`
-  bool slow = false;           // headline, but only with --full (minutes of real CPU)
+  bool headline = false;        // run by `perflab reproduce` and `perflab check`
+  bool slow = false;            // headline, but only with --full (minutes of real CPU)
   std::vector<Override> quick;  // [quick]: the overrides of `perflab check --quick` (fewer seeds, sizes)
   int seeds = 1;
   uint64_t seed = 1;

@@ -17,6 +17,19 @@ def reference(study: str) -> pd.DataFrame:
     return pd.read_csv(SCENARIOS / study / "reference.csv", comment="#", skipinitialspace=True)
 
 
+def human_size(value: float) -> str:
+    """A size in bytes as the scenarios spell it: 4120 -> "4120B", 65536 -> "64KiB", 1048576 -> "1MiB"."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= scale and value % scale == 0:
+            return f"{int(value // scale)}{unit}"
+    return f"{value:g}B"
+
+
+def human_rate(value: float) -> str:
+    """A rate in bytes/s as the scenarios spell it: 4194304 -> "4MiBps"."""
+    return human_size(value) + "ps"
+
+
 def errorbar(ax, x, frame, metric, label, **style):
     """Draws frame's `<metric>_mean` against x with its 95% interval as error bars."""
     mean = frame[f"{metric}_mean"]

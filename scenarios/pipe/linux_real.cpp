@@ -82,7 +82,7 @@ std::string linux_real_report(const RunTable& table) {
     if (mib.empty()) continue;
     char row[256];
     std::snprintf(row, sizeof(row), "| %s | %s | %.0f | %.1f | %.0f |\n",
-                  table.params(p).string("real_child").c_str(), table.column_value(p, "pipe_buffer").c_str(),
+                  table.params(p).string("real_child").c_str(), table.column_label(p, "pipe_buffer").c_str(),
                   set[0], mib[0], reads[0]);
     out += row;
   }

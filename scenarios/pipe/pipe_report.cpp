@@ -53,9 +53,9 @@ std::string phase_report(const RunTable& table) {
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
     std::vector<double> values = table.values(p, "throughput_mib_s");
     if (values.empty()) continue;
-    const std::string& name = table.column_value(p, "case");
-    const std::string& rate = table.column_value(p, "pack_rate");
-    const std::string& size = table.column_value(p, "pipe_buffer");
+    const std::string& name = table.column_label(p, "case");
+    const std::string& rate = table.column_label(p, "pack_rate");
+    const std::string& size = table.column_label(p, "pipe_buffer");
     remember(cases, name);
     remember(rates, rate);
     remember(sizes, size);
@@ -89,7 +89,7 @@ std::string headline_report(const RunTable& table) {
   std::map<std::string, std::map<std::string, Cell>> cells;  // mechanism -> case -> throughput
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
     const std::string& mechanism = table.params(p).string("mechanism");
-    const std::string& name = table.column_value(p, "case");
+    const std::string& name = table.column_label(p, "case");
     std::vector<double> values = table.values(p, "throughput_mib_s");
     if (values.empty()) continue;
     if (cells.count(mechanism) == 0) mechanisms.push_back(mechanism);

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.colors import LogNorm
 
-from perflab_plots import plt, pd, reference, save
+from perflab_plots import human_rate, human_size, plt, pd, reference, save
 
 CASES = ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
 
@@ -60,11 +60,11 @@ def plot_phase(summary: Path) -> Path:
                 ax.text(c, r, f"{value:.0f}" if value >= 10 else f"{value:.1f}", ha="center", va="center",
                         fontsize=7, color="white" if value < 20 else "black")
         ax.set_xticks(range(len(sizes)))
-        ax.set_xticklabels(sizes, rotation=45, fontsize=8)
+        ax.set_xticklabels([human_size(s) for s in sizes], rotation=45, fontsize=8)
         ax.set_yticks(range(len(rates)))
         ax.set_xlabel("pipe_buffer")
         ax.set_title(case, fontsize=10)
-    axes[0][0].set_yticklabels(rates, fontsize=8)
+    axes[0][0].set_yticklabels([human_rate(r) for r in rates], fontsize=8)
     axes[0][0].set_ylabel("pack_rate")
     fig.colorbar(image, ax=axes[0].tolist(), label="NuProcess IOCP throughput (MiB/s, log)", shrink=0.85)
     fig.suptitle("Where each pathology lives: NuProcess on Windows, pack_rate x pipe_buffer")

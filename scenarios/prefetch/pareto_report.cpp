@@ -27,8 +27,8 @@ std::string pareto_report(const RunTable& table) {
     auto durations = table.values(p, "duration_s");
     if (durations.empty()) continue;
     auto d = stats::summarize(durations);
-    Setting s{table.column_value(p, "traversal"), table.column_value(p, "prune_threshold"),
-              table.column_value(p, "prefetch_depth")};
+    Setting s{table.column_label(p, "traversal"), table.column_label(p, "prune_threshold"),
+              table.column_label(p, "prefetch_depth")};
     s.duration = d.mean;
     s.duration_half = (d.ci95_high - d.ci95_low) / 2;
     s.megabytes = stats::summarize(table.values(p, "bytes_prefetched")).mean / 1e6;

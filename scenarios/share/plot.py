@@ -4,7 +4,7 @@ candlestick picture — time spent in wasted loop() passes per segment — from 
 import json
 from pathlib import Path
 
-from perflab_plots import errorbar, plt, pd, reference, save
+from perflab_plots import errorbar, human_size, plt, pd, reference, save
 
 
 def plot_headline(summary: Path) -> Path:
@@ -34,7 +34,7 @@ def plot_headline(summary: Path) -> Path:
 def plot_k_sweep(summary: Path) -> Path:
     frame = pd.read_csv(summary)
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-    segments = [s for s in ["128KiB", "1MiB"] if s in set(frame["segment_size"])]
+    segments = [s for s in [128 << 10, 1 << 20] if s in set(frame["segment_size"])]
     for col, segment in enumerate(segments):
         part = frame[frame["segment_size"] == segment]
         for row, (metric, title) in enumerate([("duration_s", "download time (s)"), ("loop_calls", "loop() calls")]):
@@ -44,7 +44,7 @@ def plot_k_sweep(summary: Path) -> Path:
                 rows = part[part["loop"] == policy].sort_values("k")
                 errorbar(ax, rows["k"], rows, metric, policy, **style)
             ax.set_xlabel("k (shares read per segment; linear axis)")
-            ax.set_title(f"{title}, segments of {segment}")
+            ax.set_title(f"{title}, segments of {human_size(segment)}")
             ax.set_xticks([3, 10, 30, 60])
             ax.set_ylim(bottom=0)
             ax.grid(alpha=0.3)

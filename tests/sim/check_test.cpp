@@ -36,8 +36,8 @@ struct Fixture {
     scenario.seeds = 5;
     scenario.param_columns = {"x"};
     scenario.grid.resize(2);
-    scenario.grid[0].column_values = {"1"};
-    scenario.grid[1].column_values = {"2"};
+    scenario.grid[0].column_values = scenario.grid[0].column_labels = {"1"};
+    scenario.grid[1].column_values = scenario.grid[1].column_labels = {"2"};
   }
   // Seeds 1..5 of both points: count = 10·x, time = x + small seed noise (times `scale` at point 1).
   RunTable table(double count_shift = 0, double time_scale = 1) const {

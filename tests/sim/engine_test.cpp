@@ -222,7 +222,19 @@ TEST(SimEngine, SetMovesAParameterBetweenParamsAndSweep) {
                        "--set 'sweep.reply_size=[\"1KiB\",\"2KiB\"]' --format csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;  // header + 2 points
-  EXPECT_NE(r.out.find("2KiB,5,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2048,5,"), std::string::npos) << r.out;         // sizes are bytes in CSV
+}
+
+TEST(SimEngine, CsvHoldsBaseUnitsAndTablesKeepTheScenarioSpelling) {
+  TempDir dir;
+  write_file(dir / "s.toml", pingpong_scenario("s", "[sweep]\nreply_size = [\"1KiB\", \"1MiB\"]\n"));
+  auto csv = run_perflab("run " + (dir / "s.toml").string() + " --format csv");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\n1048576,"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("KiB"), std::string::npos) << csv.out;
+  auto md = run_perflab("run " + (dir / "s.toml").string() + " --format md");
+  ASSERT_EQ(md.status, 0) << md.err;
+  EXPECT_NE(md.out.find("| 1MiB |"), std::string::npos) << md.out;
 }
 
 TEST(SimEngine, JsonAndMarkdownSummaries) {
