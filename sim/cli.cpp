@@ -1,4 +1,4 @@
-// The perflab command line: list, describe, run, reproduce, check. Exit status: 0 success, 1 some runs
+// The perflab command line: list, describe, run, merge, reproduce, check. Exit status: 0 success, 1 some runs
 // failed, 2 bad input (scenario file, flag, workload file), 130 interrupted.
 #include <unistd.h>
 
@@ -14,11 +14,13 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/check.h"
+#include "sim/journal.h"
 #include "sim/outputs.h"
 #include "sim/results_reader.h"
 #include "sim/results_readme.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
+#include "sim/shard.h"
 #include "sim/value_format.h"
 
 namespace perflab {
@@ -73,11 +75,24 @@ struct RunFlags {
   std::string point_timeout;
   bool resume = false;
   std::string timeline;
+  std::string shard;  // "I/N"
 };
+
+// Prints a finished table's summary in the chosen format (run and merge).
+void print_summary(const RunTable& table, const std::string& format) {
+  if (format == "csv") {
+    std::cout << summary_csv(table);
+  } else if (format == "json") {
+    std::cout << summary_json(table);
+  } else {
+    std::cout << summary_markdown(table);
+  }
+  std::cout.flush();
+}
 
 // Runs one loaded scenario and writes its outputs; returns the exit status.
 int execute(const Scenario& scenario, const RunFlags& flags, const std::optional<fs::path>& out_dir,
-            RunTable* result = nullptr) {
+            RunTable* result = nullptr, const std::vector<Override>& overrides = {}) {
   RunOptions options;
   options.jobs = flags.jobs > 0 ? flags.jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
   options.progress = isatty(STDERR_FILENO) != 0;
@@ -92,6 +107,16 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   }
   if (!flags.timeline.empty()) options.timeline = fs::absolute(flags.timeline);
   if (flags.resume && !out_dir) return fail_input("--resume continues an --out run: give the same --out DIR");
+  std::optional<Shard> shard;
+  if (!flags.shard.empty()) {
+    auto parsed = parse_shard_flag(flags.shard);
+    if (!parsed.ok()) return fail_input(parsed.status().message());
+    if (!out_dir) return fail_input("--shard needs --out DIR: `perflab merge` joins the shards' folders");
+    if (options.timeline)
+      return fail_input("--shard and --timeline do not go together (a timeline is one run)");
+    shard = *parsed;
+    options.tasks = shard_tasks(scenario, shard->index, shard->count);
+  }
   if (out_dir) {
     std::error_code ec;
     fs::create_directories(*out_dir, ec);
@@ -103,17 +128,20 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
     if (!written.ok()) return fail_input(written.message());
+    if (shard) {
+      shard->scenario_file = fs::absolute(scenario.file);
+      shard->overrides = overrides;
+      shard->fingerprint = scenario_fingerprint(scenario);
+      for (const auto& row : table->rows) {
+        if (row.ran()) shard->rows.push_back(row);
+      }
+      written = write_shard(*out_dir / (scenario.name + ".shard"), *shard);
+      if (!written.ok()) return fail_input(written.message());
+    }
     std::error_code ec;
     if (!table->interrupted) fs::remove(*options.journal, ec);  // complete: the CSV says it all
   }
-  if (flags.format == "csv") {
-    std::cout << summary_csv(*table);
-  } else if (flags.format == "json") {
-    std::cout << summary_json(*table);
-  } else {
-    std::cout << summary_markdown(*table);
-  }
-  std::cout.flush();
+  print_summary(*table, flags.format);
   if (result != nullptr) *result = *table;
   if (table->interrupted) {
     std::fprintf(stderr, "perflab: interrupted; finished runs were kept%s\n",
@@ -128,7 +156,7 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   return 0;
 }
 
-Result<Scenario> load_with_flags(const RunFlags& flags) {
+Result<std::vector<Override>> overrides_of(const RunFlags& flags) {
   std::vector<Override> overrides;
   for (const auto& text : flags.sets) {
     auto o = parse_override(text);
@@ -136,7 +164,41 @@ Result<Scenario> load_with_flags(const RunFlags& flags) {
     overrides.push_back(*o);
   }
   if (flags.seeds > 0) overrides.push_back({"scenario.seeds", std::to_string(flags.seeds)});
-  return load_scenario(flags.scenario, overrides);
+  return overrides;
+}
+
+// perflab merge DIR… --out OUT: every *.shard in the folders, one scenario, all N shards.
+int cmd_merge(const std::vector<std::string>& dirs, const std::string& out, const std::string& format) {
+  std::vector<fs::path> files;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    size_t before = files.size();
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".shard") files.push_back(entry.path());
+    }
+    if (ec) return fail_input(dir + ": cannot read the folder: " + ec.message());
+    if (files.size() == before)
+      return fail_input(
+          dir + ": no shard (*.shard) here, expected the --out folder of a `perflab run --shard I/N`");
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<Shard> shards;
+  for (const auto& file : files) {
+    auto shard = read_shard(file);
+    if (!shard.ok()) return fail_input(shard.status().message());
+    shards.push_back(std::move(shard).value());
+  }
+  auto scenario = load_scenario(shards.front().scenario_file, shards.front().overrides);
+  if (!scenario.ok())
+    return fail_input(files.front().string() + ": its scenario: " + scenario.status().message());
+  auto table = merge_shards(*scenario, shards, files);
+  if (!table.ok()) return fail_input(table.status().message());
+  auto written = write_outputs(*table, out);
+  if (!written.ok()) return fail_input(written.message());
+  print_summary(*table, format);
+  std::fprintf(stderr, "perflab: merged %zu shards of %s into %s\n", shards.size(), scenario->name.c_str(),
+               out.c_str());
+  return table->failed() > 0 ? kExitFailedRuns : 0;
 }
 
 int cmd_list() {
@@ -357,6 +419,20 @@ int cli_main(int argc, char** argv) {
                   "Wall limit per run, e.g. 30s; a run over it fails");
   run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
   run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
+  run->add_option("--shard", flags.shard,
+                  "Run only shard I of N (every N-th run, e.g. 3/100, for array jobs); needs --out, and "
+                  "`perflab merge` joins the shards' folders");
+
+  std::vector<std::string> merge_dirs;
+  std::string merge_out;
+  std::string merge_format = "md";
+  auto* merge = app.add_subcommand(
+      "merge",
+      "Join the --out folders of `perflab run … --shard I/N` into the files one unsharded run writes");
+  merge->add_option("DIR", merge_dirs, "Shard output folders (each holds a <name>.shard)")->required();
+  merge->add_option("--out", merge_out, "Write OUT/<name>.csv, .summary.csv and .md")->required();
+  merge->add_option("--format", merge_format, "Summary printed on stdout")
+      ->check(CLI::IsMember({"md", "csv", "json"}));
 
   std::vector<std::string> studies;
   int study_jobs = 0;
@@ -392,10 +468,11 @@ int cli_main(int argc, char** argv) {
                   "Rewrite the committed results instead (what `reproduce` does), for a deliberate change: "
                   "review the diff and commit it");
 
-  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce", "check"};
+  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce", "check", "merge"};
   if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {
-    return fail_input(std::string("unknown command \"") + argv[1] +
-                      "\", expected one of list, describe, run, reproduce, check (see perflab --help)");
+    return fail_input(
+        std::string("unknown command \"") + argv[1] +
+        "\", expected one of list, describe, run, merge, reproduce, check (see perflab --help)");
   }
   try {
     app.parse(argc, argv);
@@ -418,11 +495,14 @@ int cli_main(int argc, char** argv) {
   if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
   if (*check)
     return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
-  auto scenario = load_with_flags(flags);
+  if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
+  auto overrides = overrides_of(flags);
+  if (!overrides.ok()) return fail_input(overrides.status().message());
+  auto scenario = load_scenario(flags.scenario, *overrides);
   if (!scenario.ok()) return fail_input(scenario.status().message());
   std::optional<fs::path> out;
   if (!flags.out.empty()) out = fs::path(flags.out);
-  return execute(*scenario, flags, out);
+  return execute(*scenario, flags, out, nullptr, *overrides);
 }
 
 }  // namespace perflab

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/child_pool.h"
@@ -34,8 +35,9 @@ Status check_metrics(const Study& study, Engine engine, const Metrics& metrics) 
   return Status::OK();
 }
 
-// Every grid point × replication, in grid order, not run yet.
-RunTable empty_table(const Scenario& scenario) {
+}  // namespace
+
+RunTable empty_run_table(const Scenario& scenario) {
   RunTable table;
   table.scenario = &scenario;
   for (size_t p = 0; p < scenario.grid.size(); ++p) {
@@ -49,6 +51,8 @@ RunTable empty_table(const Scenario& scenario) {
   }
   return table;
 }
+
+namespace {
 
 // The row of a child that has ended: what it sent, unless it was killed, crashed or sent no whole row.
 RunRow row_of(const ChildPool::Ended& ended, const RunRow& slot) {
@@ -102,8 +106,16 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
   return row;
 }
 
+std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count) {
+  std::vector<size_t> tasks;
+  size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
+  for (size_t t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count))
+    tasks.push_back(t);
+  return tasks;
+}
+
 Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& options) {
-  RunTable table = empty_table(scenario);
+  RunTable table = empty_run_table(scenario);
   if (options.timeline && table.rows.size() != 1) {
     return Status::Error("--timeline needs a single run (one grid point, --seeds 1); this run has " +
                          std::to_string(table.rows.size()) + ", narrow it with --set and --seeds 1");
@@ -121,23 +133,38 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     }
   }
 
-  if (scenario.study->prepare) {
-    for (const auto& point : scenario.grid) {
-      auto prepared = scenario.study->prepare(point.params);
-      if (!prepared.ok()) return prepared;
+  std::vector<bool> wanted(table.rows.size(), !options.tasks);
+  if (options.tasks) {
+    for (size_t task : *options.tasks) {
+      if (task >= table.rows.size()) {
+        return Status::Error("run " + std::to_string(task) + " does not exist, expected one of 0.." +
+                             std::to_string(table.rows.size() - 1));
+      }
+      wanted[task] = true;
     }
   }
-
   std::vector<size_t> pending;
   for (size_t t = 0; t < table.rows.size(); ++t) {
-    if (!table.rows[t].ran()) pending.push_back(t);
+    if (wanted[t] && !table.rows[t].ran()) pending.push_back(t);
+  }
+
+  if (scenario.study->prepare) {  // only the points this run needs (a shard may need few)
+    std::vector<bool> prepared(scenario.grid.size(), false);
+    for (size_t task : pending) {
+      size_t point = table.rows[task].point;
+      if (prepared[point]) continue;
+      auto status = scenario.study->prepare(scenario.grid[point].params);
+      if (!status.ok()) return status;
+      prepared[point] = true;
+    }
   }
   const std::string timeout_reason =
       "timed out: exceeded --point-timeout " + format_quantity(options.point_timeout_s, Quantity::kDuration);
 
   InterruptGuard interrupt;
   ChildPool children(options.jobs);
-  Progress progress(table.rows.size(), table.rows.size() - pending.size(), options.progress);
+  size_t wanted_runs = static_cast<size_t>(std::count(wanted.begin(), wanted.end(), true));
+  Progress progress(wanted_runs, wanted_runs - pending.size(), options.progress);
   for (size_t next = 0; next < pending.size() || !children.empty();) {
     if (InterruptGuard::interrupted()) {
       children.kill_all();

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/common/status.h"
 #include "sim/run_table.h"
@@ -20,7 +21,16 @@ struct RunOptions {
   std::optional<std::filesystem::path> journal;   // finished rows are appended here as they arrive
   bool resume = false;                            // skip the rows already in the journal
   std::optional<std::filesystem::path> timeline;  // single-point runs only
+  // Only these runs (indices into the table: point × seeds + replication), e.g. one shard of a sweep or a
+  // Dask task's share; the others stay not run. None: every run.
+  std::optional<std::vector<size_t>> tasks;
 };
+
+// Every grid point × replication, in grid order, not run yet.
+RunTable empty_run_table(const Scenario& scenario);
+
+// The runs of shard `index` (1-based) of `count`: every count-th run of the table, starting at index - 1.
+std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count);
 
 // Runs the scenario. Failed runs are rows with an error, not a failed Result; the Result fails only when the
 // run could not start (bad options, an unusable journal).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -491,20 +492,11 @@ fs::path scenarios_dir() {
   return PERFLAB_SCENARIOS_DIR;
 }
 
-Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>& overrides) {
-  Loader loader;
-  loader.file = file;
-  loader.dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    return Status::Error(file.string() + ": no such scenario file, expected a .toml file (see perflab list)");
-  }
-  try {
-    loader.doc.root = toml::parse_file(file.string());
-  } catch (const toml::parse_error& e) {
-    return Status::Error(file.string() + ":" + std::to_string(e.source().begin.line) + ": " +
-                         std::string(e.description()));
-  }
+namespace {
+
+// Everything after parsing: sections, overrides, schema checks and the grid.
+Result<Scenario> load_document(Loader& loader, const std::vector<Override>& overrides) {
+  const fs::path& file = loader.file;
   for (const auto& [key, node] : in_file_order(loader.doc.root)) {
     static const std::set<std::string> sections = {"scenario", "network", "params", "sweep", "case", "quick"};
     if (sections.count(key) == 0) {
@@ -536,6 +528,42 @@ Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>
     if (!s.ok()) return s;
   }
   return std::move(loader.scenario);
+}
+
+Result<Scenario> parse_and_load(Loader& loader, const std::string& text,
+                                const std::vector<Override>& overrides) {
+  try {
+    loader.doc.root = toml::parse(text, loader.file.string());
+  } catch (const toml::parse_error& e) {
+    return Status::Error(loader.file.string() + ":" + std::to_string(e.source().begin.line) + ": " +
+                         std::string(e.description()));
+  }
+  return load_document(loader, overrides);
+}
+
+}  // namespace
+
+Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>& overrides) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    return Status::Error(file.string() + ": no such scenario file, expected a .toml file (see perflab list)");
+  }
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return Status::Error(file.string() + ": cannot read the scenario file");
+  Loader loader;
+  loader.file = file;
+  loader.dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  return parse_and_load(loader, text.str(), overrides);
+}
+
+Result<Scenario> load_scenario_text(const std::string& text, const std::string& origin, const fs::path& dir,
+                                    const std::vector<Override>& overrides) {
+  Loader loader;
+  loader.file = origin;
+  loader.dir = dir;
+  return parse_and_load(loader, text, overrides);
 }
 
 }  // namespace perflab

@@ -51,6 +51,11 @@ struct Scenario {
 
 Result<Scenario> load_scenario(const std::filesystem::path& file, const std::vector<Override>& overrides);
 
+// A scenario given as TOML text instead of a file (a Python dict): `origin` stands for the file name in
+// error messages, relative paths resolve against `dir`.
+Result<Scenario> load_scenario_text(const std::string& text, const std::string& origin,
+                                    const std::filesystem::path& dir, const std::vector<Override>& overrides);
+
 // The folder holding the shipped scenarios (scenarios/ of the source tree, or $PERFLAB_SCENARIOS).
 std::filesystem::path scenarios_dir();
 
