@@ -88,7 +88,11 @@ Result<Fit> least_squares(const char* fit, const std::vector<double>& x, const s
   const double residual = (target - design * coefficients).squaredNorm();
   const double total = (target.array() - target.mean()).square().sum();
   const double r2 = total > 0 ? 1 - residual / total : 1;
-  return Fit{coefficients(0), coefficients(1), r2};
+  // The slope's standard error: residual variance over the spread of x.
+  const double spread = (design.col(1).array() - design.col(1).mean()).square().sum();
+  const double dof = static_cast<double>(n - 2);
+  const double half_width = n > 2 ? student_t_quantile(0.975, dof) * std::sqrt(residual / dof / spread) : kNaN;
+  return Fit{coefficients(0), coefficients(1), r2, coefficients(1) - half_width, coefficients(1) + half_width};
 }
 
 }  // namespace
@@ -143,7 +147,7 @@ Result<Fit> fit_power(const std::vector<double>& x, const std::vector<double>& y
   if (Status status = check_positive("fit_power", "y", y); !status.ok()) return status;
   Result<Fit> log_log = least_squares("fit_power", logarithms(x), logarithms(y));
   if (!log_log.ok()) return log_log;
-  return Fit{std::exp(log_log->a), log_log->b, log_log->r2};
+  return Fit{std::exp(log_log->a), log_log->b, log_log->r2, log_log->b_ci95_low, log_log->b_ci95_high};
 }
 
 }  // namespace perflab::stats

@@ -31,6 +31,7 @@ double quantile(std::vector<double> xs, double p);
 struct Fit {
   double a, b;  // coefficients, as in each function's formula
   double r2;    // coefficient of determination in the space the fit is made in (log-log for power)
+  double b_ci95_low, b_ci95_high;  // 95% Student-t interval of the slope b (n - 2 dof); NaN for 2 points
 };
 
 // Least squares (Eigen, QR). Errors for mismatched sizes, fewer than 2 points, all x equal, non-finite

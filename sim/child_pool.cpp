@@ -36,7 +36,9 @@ Status ChildPool::spawn(size_t task, const std::function<std::string()>& work) {
     return Status::Error(std::string("cannot fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
-    signal(SIGINT, SIG_DFL);
+    // A run starts with default signal handling, whatever the parent installed (Ctrl-C, or a Python
+    // parent's faulthandler, which would print the parent's Python stack when a run crashes).
+    for (int sig : {SIGINT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) signal(sig, SIG_DFL);
     close(fds[0]);
     write_all(fds[1], work());
     close(fds[1]);

@@ -1,8 +1,215 @@
-// The harness, bound: studies, scenarios, the forked runner and the statistics of analysis/.
+// The harness, bound: studies and their schemas, scenarios (a file or TOML text), the forked runner over
+// any subset of a scenario's runs, the CSV writers, and the statistics of analysis/. Rows cross into Python
+// in the exact one-line form of sim/row_codec.h, so a run assembled from Dask workers' rows goes through
+// the same writer as a local one and gives the same CSV.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <algorithm>
+
 #include "analysis/module/bindings.h"
+#include "analysis/stats.h"
+#include "sim/journal.h"
+#include "sim/outputs.h"
+#include "sim/row_codec.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+#include "sim/value_format.h"
 
 namespace perflab::python {
+namespace {
 
-void bind_harness(pybind11::module_& /*module*/) {}
+namespace py = pybind11;
+namespace fs = std::filesystem;
+
+template <typename T>
+T value_or_raise(Result<T> result) {
+  if (!result.ok()) throw py::value_error(result.status().message());
+  return std::move(result).value();
+}
+
+std::vector<Override> overrides_of(const std::vector<std::string>& sets) {
+  std::vector<Override> overrides;
+  for (const auto& text : sets) overrides.push_back(value_or_raise(parse_override(text)));
+  return overrides;
+}
+
+const Study& study_named(const std::string& name) {
+  const Study* study = find_study(name);
+  if (study == nullptr) {
+    std::vector<std::string> names;
+    for (const Study* s : all_studies()) names.push_back(s->name);
+    throw py::value_error("unknown study \"" + name + "\", expected one of " + join(names));
+  }
+  return *study;
+}
+
+py::dict describe(const std::string& name) {
+  const Study& study = study_named(name);
+  py::list params;
+  for (const auto& p : study.params) {
+    py::dict d;
+    d["name"] = p.name;
+    d["type"] = type_name(p.type);
+    d["default"] = p.default_value;
+    d["meaning"] = p.meaning;
+    d["choices"] = p.choices;
+    d["min"] = p.min;
+    d["engine"] = p.engine ? py::str(engine_name(*p.engine)) : py::str("");
+    params.append(d);
+  }
+  auto metric_list = [](const std::vector<MetricSpec>& specs) {
+    py::list list;
+    for (const auto& m : specs) {
+      py::dict d;
+      d["name"] = m.name;
+      d["meaning"] = m.meaning;
+      d["exact"] = m.exact;
+      list.append(d);
+    }
+    return list;
+  };
+  py::list engines;
+  if (study.run_sim) engines.append("sim");
+  if (study.setup_micro) engines.append("micro");
+  py::dict out;
+  out["name"] = study.name;
+  out["description"] = study.description;
+  out["engines"] = engines;
+  out["params"] = params;
+  out["metrics"] = metric_list(study.metrics);
+  out["micro_metrics"] = metric_list(study.micro_metrics.empty() ? study.metrics : study.micro_metrics);
+  return out;
+}
+
+// The table of `scenario` with the given encoded rows in place (the rest not run).
+RunTable table_of(const Scenario& scenario, const std::vector<std::string>& encoded) {
+  RunTable table = empty_run_table(scenario);
+  for (const auto& line : encoded) {
+    std::string text = !line.empty() && line.back() == '\n' ? line.substr(0, line.size() - 1) : line;
+    auto row = decode_row(text);
+    if (!row) throw py::value_error("not a run row: " + text.substr(0, 80));
+    size_t task = row->point * static_cast<size_t>(scenario.seeds) + static_cast<size_t>(row->replication);
+    if (task >= table.rows.size())
+      throw py::value_error("a run row of another scenario: " + text.substr(0, 80));
+    table.rows[task] = std::move(*row);
+  }
+  return table;
+}
+
+// Runs the chosen runs (all by default) in forked children, without the GIL; returns their rows encoded.
+std::vector<std::string> run_rows(const Scenario& scenario, std::optional<std::vector<size_t>> tasks,
+                                  int jobs, bool progress) {
+  RunOptions options;
+  options.jobs = jobs;
+  options.progress = progress;
+  options.point_timeout_s = scenario.point_timeout_s;
+  options.tasks = std::move(tasks);
+  Result<RunTable> table = Status::Error("not run");
+  {
+    py::gil_scoped_release release;
+    table = run_scenario(scenario, options);
+  }
+  RunTable done = value_or_raise(std::move(table));
+  if (done.interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  std::vector<std::string> rows;
+  for (const auto& row : done.rows) {
+    if (row.ran()) rows.push_back(encode_row(row));
+  }
+  return rows;
+}
+
+py::dict fit_dict(const Result<stats::Fit>& fit) {
+  stats::Fit f = value_or_raise(fit);
+  py::dict d;
+  d["a"] = f.a;
+  d["b"] = f.b;
+  d["r2"] = f.r2;
+  d["b_ci95_low"] = f.b_ci95_low;
+  d["b_ci95_high"] = f.b_ci95_high;
+  return d;
+}
+
+}  // namespace
+
+void bind_harness(py::module_& m) {
+  py::class_<Scenario>(m, "Scenario", "A loaded scenario: its study, engine and the expanded grid.")
+      .def_property_readonly("name", [](const Scenario& s) { return s.name; })
+      .def_property_readonly("study", [](const Scenario& s) { return s.study->name; })
+      .def_property_readonly("engine", [](const Scenario& s) { return std::string(engine_name(s.engine)); })
+      .def_property_readonly("description", [](const Scenario& s) { return s.description; })
+      .def_property_readonly("file", [](const Scenario& s) { return s.file.string(); })
+      .def_property_readonly("headline", [](const Scenario& s) { return s.headline; })
+      .def_property_readonly("slow", [](const Scenario& s) { return s.slow; })
+      .def_property_readonly("seeds", [](const Scenario& s) { return s.seeds; })
+      .def_property_readonly("param_columns", [](const Scenario& s) { return s.param_columns; })
+      .def_property_readonly("metrics",
+                             [](const Scenario& s) {
+                               std::vector<std::string> names;
+                               for (const auto& spec : s.study->metrics_for(s.engine))
+                                 names.push_back(spec.name);
+                               return names;
+                             })
+      .def_property_readonly("points", [](const Scenario& s) { return s.grid.size(); })
+      .def_property_readonly("runs",
+                             [](const Scenario& s) { return s.grid.size() * static_cast<size_t>(s.seeds); })
+      .def_property_readonly("fingerprint", [](const Scenario& s) { return scenario_fingerprint(s); })
+      .def("__repr__", [](const Scenario& s) {
+        return "<perflab scenario " + s.name + ": study " + s.study->name + ", " + engine_name(s.engine) +
+               " engine, " + std::to_string(s.grid.size()) + " points x " + std::to_string(s.seeds) +
+               " seeds>";
+      });
+
+  m.def("studies", [] {
+    std::vector<std::string> names;
+    for (const Study* s : all_studies()) names.push_back(s->name);
+    return names;
+  });
+  m.def("describe", &describe, py::arg("study"));
+  m.def("scenarios_dir", [] { return scenarios_dir().string(); });
+  m.def(
+      "load_scenario",
+      [](const std::string& file, const std::vector<std::string>& sets) {
+        return value_or_raise(load_scenario(file, overrides_of(sets)));
+      },
+      py::arg("file"), py::arg("set") = std::vector<std::string>{});
+  m.def(
+      "load_scenario_text",
+      [](const std::string& text, const std::string& origin, const std::string& dir,
+         const std::vector<std::string>& sets) {
+        return value_or_raise(load_scenario_text(text, origin, dir, overrides_of(sets)));
+      },
+      py::arg("text"), py::arg("origin"), py::arg("dir"), py::arg("set") = std::vector<std::string>{});
+  m.def("run_rows", &run_rows, py::arg("scenario"), py::arg("tasks") = std::nullopt, py::arg("jobs") = 1,
+        py::arg("progress") = false);
+  m.def(
+      "rows_csv",
+      [](const Scenario& s, const std::vector<std::string>& rows) { return rows_csv(table_of(s, rows)); },
+      py::arg("scenario"), py::arg("rows"));
+  m.def(
+      "summary_csv",
+      [](const Scenario& s, const std::vector<std::string>& rows) { return summary_csv(table_of(s, rows)); },
+      py::arg("scenario"), py::arg("rows"));
+  m.def(
+      "summary_markdown",
+      [](const Scenario& s, const std::vector<std::string>& rows) {
+        return summary_markdown(table_of(s, rows));
+      },
+      py::arg("scenario"), py::arg("rows"));
+  m.def("summarize_values", [](const std::vector<double>& values) {
+    auto s = stats::summarize(values);
+    return py::dict(py::arg("n") = s.n, py::arg("mean") = s.mean, py::arg("ci95_low") = s.ci95_low,
+                    py::arg("ci95_high") = s.ci95_high, py::arg("min") = s.min, py::arg("max") = s.max);
+  });
+  m.def("fit_log", [](const std::vector<double>& x, const std::vector<double>& y) {
+    return fit_dict(stats::fit_log(x, y));
+  });
+  m.def("fit_power", [](const std::vector<double>& x, const std::vector<double>& y) {
+    return fit_dict(stats::fit_power(x, y));
+  });
+}
 
 }  // namespace perflab::python

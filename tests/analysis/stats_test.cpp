@@ -98,7 +98,21 @@ TEST(StatsQuantile, InvalidInputsGiveNaN) {
 
 Fit fit_ok(const Result<Fit>& fit) {
   EXPECT_TRUE(fit.ok()) << fit.status().message();
-  return fit.ok() ? *fit : Fit{std::nan(""), std::nan(""), std::nan("")};
+  const double nan = std::nan("");
+  return fit.ok() ? *fit : Fit{nan, nan, nan, nan, nan};
+}
+
+// The slope's interval against a hand computation (numpy polyfit, t(0.975, 3) = 3.1824463).
+TEST(StatsFit, SlopeIntervalIsStudentTOnTheStandardError) {
+  const Fit fit = fit_ok(fit_linear({1, 2, 3, 4, 5}, {2.1, 3.9, 6.2, 7.8, 10.1}));
+  EXPECT_NEAR(fit.b, 1.99, 1e-12);
+  EXPECT_NEAR(fit.b_ci95_low, 1.7999392904005085, 1e-9);
+  EXPECT_NEAR(fit.b_ci95_high, 2.1800607095994917, 1e-9);
+  const Fit two = fit_ok(fit_linear({1, 2}, {1, 3}));
+  EXPECT_TRUE(std::isnan(two.b_ci95_low) && std::isnan(two.b_ci95_high));
+  const Fit power = fit_ok(fit_power({1, 2, 4, 8}, {1, 4, 16, 64}));  // exact: interval of width 0
+  EXPECT_NEAR(power.b_ci95_low, 2, 1e-9);
+  EXPECT_NEAR(power.b_ci95_high, 2, 1e-9);
 }
 
 TEST(StatsFit, LinearExact) {

@@ -1,11 +1,56 @@
-"""perflab from Python: run scenarios into pandas DataFrames, summarise and fit them, and poke at the
-bound C++ models (perflab.models). The C++ core is the _perflab extension built into build/python/."""
+"""perflab from Python: run the studies' scenarios into pandas DataFrames (locally or on a Dask cluster),
+summarise and fit them, and poke at the bound C++ models (perflab.models).
+
+    import perflab
+    df = perflab.run("prefetch/jgit-clone", seeds=3)
+    perflab.summarize(df)
+    perflab.fit_power(df, "prefetch_depth", "rpcs")
+
+The C++ core is the _perflab extension, built into build/python/ by the README's set-up."""
 
 import sys
+
+import pandas as pd
 
 import _perflab
 from _perflab import models
 
+from .analysis import Fit, fit_log, fit_power, summarize
+from .runs import read_results, run
+
 sys.modules[__name__ + ".models"] = models
 
-__all__ = ["models"]
+
+def studies() -> list:
+    """The names of the studies this build has, e.g. ["dispatcher", "pingpong", "pipe", "prefetch", "share"]."""
+    return list(_perflab.studies())
+
+
+def scenarios() -> pd.DataFrame:
+    """The shipped scenarios (scenarios/<study>/*.toml): file (what perflab.run takes), name, study, engine,
+    points, seeds, headline (run by `perflab reproduce`), description."""
+    from pathlib import Path
+
+    root = Path(_perflab.scenarios_dir())
+    records = []
+    for file in sorted(root.glob("*/*.toml")):
+        scenario = _perflab.load_scenario(str(file), [])
+        records.append({"file": str(file.relative_to(root).with_suffix("")), "name": scenario.name,
+                        "study": scenario.study, "engine": scenario.engine, "points": scenario.points,
+                        "seeds": scenario.seeds, "headline": scenario.headline,
+                        "description": scenario.description})
+    return pd.DataFrame.from_records(records)
+
+
+def describe(study: str) -> dict:
+    """A study's schema: {"name", "description", "engines", "params": DataFrame (name, type, default,
+    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}.
+    Raises ValueError for an unknown study."""
+    info = dict(_perflab.describe(study))
+    for key in ("params", "metrics", "micro_metrics"):
+        info[key] = pd.DataFrame.from_records(info[key])
+    return info
+
+
+__all__ = ["Fit", "describe", "fit_log", "fit_power", "models", "read_results", "run", "scenarios", "studies",
+           "summarize"]

@@ -1,0 +1,77 @@
+"""Running scenarios from Python: locally through the same forked C++ runner the CLI uses, or spread over a
+Dask cluster (one task per slice of the sweep's runs, each a pure function of scenario, point and seed).
+Both paths hand the C++ CSV writer the same rows, so they return the same DataFrame as `perflab run`'s CSV."""
+
+import io
+import os
+import sys
+
+import pandas as pd
+
+import _perflab
+
+from .scenario_source import ScenarioSource, source_of
+
+
+def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True) -> pd.DataFrame:
+    """Runs a scenario; returns one row per grid point x seed, with the columns of `perflab run`'s CSV.
+
+    scenario: a scenario file's path, a shipped scenario's name ("prefetch/jgit-clone"), or a dict with the
+        structure of a scenario file ({"scenario": {"name": ..., "study": ...}, "params": {...},
+        "sweep": {...}, "network": {...}}).
+    set: overrides as {"params.prune_threshold": 2, "sweep.prefetch_depth": [0, 1, 500]} (perflab run --set).
+    seeds: replications per grid point (overrides [scenario] seeds).
+    jobs: runs in parallel on this machine (default: the cores for the sim engine, 1 for the micro engine).
+    client: a dask.distributed.Client: the runs are spread over its workers instead; the DataFrame is the
+        same, row for row. A worker that dies has its runs retried by Dask.
+    progress: a progress line on stderr.
+
+    Numbers are in base units (sizes in bytes, durations in seconds, rates in bytes/s); a failed run is a row
+    whose "error" says why. Bad input raises ValueError with the CLI's "where: what, expected" message.
+    """
+    source = source_of(scenario, set, seeds)
+    loaded = source.load()
+    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
+        raise ValueError(f"jobs={jobs!r} is not valid, expected an integer >= 1")
+    if client is not None:
+        from .distributed import run_rows_on
+
+        rows = run_rows_on(client, source, loaded, progress)
+    else:
+        if jobs is None:
+            jobs = 1 if loaded.engine == "micro" else (os.cpu_count() or 1)
+        rows = _perflab.run_rows(loaded, None, jobs, bool(progress) and sys.stderr.isatty())
+    return frame_of(loaded, rows)
+
+
+def run_slice(source: ScenarioSource, tasks: list) -> list:
+    """Runs some of a scenario's runs (indices point x seeds + replication), one at a time; returns their
+    rows encoded. What each Dask task does."""
+    return _perflab.run_rows(source.load(), list(tasks), 1, False)
+
+
+def frame_of(scenario, rows: list) -> pd.DataFrame:
+    """The DataFrame of a scenario's encoded rows, through the CLI's CSV writer."""
+    frame = read_csv_text(_perflab.rows_csv(scenario, rows))
+    frame.attrs["perflab"] = {
+        "scenario": scenario.name,
+        "study": scenario.study,
+        "engine": scenario.engine,
+        "param_columns": list(scenario.param_columns),
+        "metrics": list(scenario.metrics),
+    }
+    return frame
+
+
+def read_csv_text(text: str) -> pd.DataFrame:
+    """A perflab CSV as a DataFrame: numbers as numbers, an empty error as ""."""
+    frame = pd.read_csv(io.StringIO(text))
+    if "error" in frame.columns:
+        frame["error"] = frame["error"].fillna("").astype(str)
+    return frame
+
+
+def read_results(csv) -> pd.DataFrame:
+    """A results CSV written by `perflab run --out` or `perflab reproduce` (results/<study>/<name>.csv)."""
+    with open(csv) as f:
+        return read_csv_text(f.read())

@@ -1,0 +1,95 @@
+"""Where a scenario comes from: a file (a path, or a shipped name such as "prefetch/jgit-clone") or a dict
+with the structure of a scenario file. A ScenarioSource is small and picklable, so a Dask worker can load
+the very same scenario the client did; loading is deterministic, so both expand the same grid."""
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import _perflab
+
+DICT_ORIGIN = "<scenario dict>"
+
+
+@dataclass(frozen=True)
+class ScenarioSource:
+    file: Optional[str] = None  # absolute path of a .toml file, or
+    text: Optional[str] = None  # TOML text made from a dict (relative paths resolve against `dir`)
+    dir: str = "."
+    sets: tuple = field(default_factory=tuple)  # "KEY=VALUE" overrides, as perflab run --set
+
+    def load(self) -> "_perflab.Scenario":
+        if self.file is not None:
+            return _perflab.load_scenario(self.file, list(self.sets))
+        return _perflab.load_scenario_text(self.text, DICT_ORIGIN, self.dir, list(self.sets))
+
+
+def source_of(scenario, set=None, seeds=None) -> ScenarioSource:
+    """The ScenarioSource of a path, a shipped scenario's name or a dict, with --set style overrides."""
+    sets = []
+    for key, value in (set or {}).items():
+        sets.append(f"{key}={toml_value(value, key)}")
+    if seeds is not None:
+        if not isinstance(seeds, int) or isinstance(seeds, bool) or seeds < 1:
+            raise ValueError(f"seeds={seeds!r} is not valid, expected an integer >= 1")
+        sets.append(f"scenario.seeds={seeds}")
+    if isinstance(scenario, dict):
+        return ScenarioSource(text=dict_to_toml(scenario), dir=os.getcwd(), sets=tuple(sets))
+    if isinstance(scenario, (str, os.PathLike)):
+        return ScenarioSource(file=str(resolve_file(Path(scenario))), sets=tuple(sets))
+    raise ValueError(f"scenario must be a path, a shipped scenario's name or a dict, got {type(scenario).__name__}")
+
+
+def resolve_file(path: Path) -> Path:
+    """A scenario file as given, or a shipped one by name ("prefetch/jgit-clone" or "prefetch/jgit-clone.toml")."""
+    if path.is_file():
+        return path.resolve()
+    shipped = Path(_perflab.scenarios_dir())
+    for candidate in (shipped / path, shipped / path.with_suffix(".toml")):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"{path}: no such scenario file, expected a .toml file or a shipped scenario's name "
+                     f"such as \"prefetch/jgit-clone\" (see perflab.scenarios())")
+
+
+def toml_value(value, key: str) -> str:
+    """One Python value as a TOML value; ValueError naming `key` for what TOML cannot hold."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string: JSON's escapes are valid TOML
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v, key) for v in value) + "]"
+    raise ValueError(f"{DICT_ORIGIN}: \"{key}\" has a {type(value).__name__} value, "
+                     f"expected a string, number, boolean or list")
+
+
+def dict_to_toml(scenario: dict) -> str:
+    """A scenario dict ({"scenario": {...}, "params": {...}, "sweep": {...}, "case": [{...}]}) as TOML text;
+    the scenario loader then checks every key against the study's schema, as for a file."""
+    lines = []
+    for section, body in scenario.items():
+        if section == "case" and isinstance(body, (list, tuple)):
+            for case in body:
+                if not isinstance(case, dict):
+                    raise ValueError(f"{DICT_ORIGIN}: every [[case]] must be a dict, got {type(case).__name__}")
+                lines.append("[[case]]")
+                lines += [f"{json.dumps(k)} = {toml_value(v, f'case.{k}')}" for k, v in case.items()]
+            continue
+        if not isinstance(body, dict):
+            raise ValueError(f"{DICT_ORIGIN}: \"{section}\" must be a dict (a table of the scenario file), "
+                             f"got {type(body).__name__}")
+        lines.append(f"[{json.dumps(section)}]")
+        lines += [f"{json.dumps(k)} = {toml_value(v, f'{section}.{k}')}" for k, v in body.items()]
+    return "\n".join(lines) + "\n"
