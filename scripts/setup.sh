@@ -11,6 +11,7 @@ PACKAGES=(
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
   libssl-dev   # OpenSSL libcrypto: SHA-256 hash trees of the share study
   python3 python3-pandas python3-matplotlib python3-pytest
+  python3-dev python3-distributed python3-nbclient python3-ipykernel   # the perflab Python module, Dask, notebooks
   jgit-cli libjgit-java   # the real JARs of the prefetch workload (scenarios/prefetch/data/jgit-clone.classpath):
   libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java
   libhttpclient-java libhttpcore-java libjavaewah-java libjetty9-java libjsch-java libjzlib-java
@@ -33,3 +34,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFLAB_TEST_FOLDERS="" 
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 cmake --build build -j"$(nproc)" "${targets[@]}"
+
+# `import perflab` from any directory for Debian's /usr/bin/python3: a .pth in its user site-packages
+# names this tree's package (analysis/python) and extension (build/python). The last set-up run wins.
+site=$(/usr/bin/python3 -m site --user-site)
+mkdir -p "$site"
+printf '%s\n' "$PWD/analysis/python" "$PWD/build/python" >"$site/perflab.pth"
