@@ -71,8 +71,8 @@ struct ConstantPool {
   Result<std::string_view> referenced_utf8(std::uint32_t from, std::uint16_t to) const;
 };
 
-// Reads a class file from its first byte to the end of its constant pool, leaving `in` after the pool (or
-// at the unsized constant). Errors say what is malformed and where: bad magic, truncation.
+// Reads a class file from its first byte to the end of its constant pool, leaving `in` just after the pool
+// (or after the unsized constant's tag). Errors say what is malformed and where: bad magic, truncation.
 Result<ConstantPool> read_constant_pool(ByteCursor& in, ConstantSizes sizes);
 
 }  // namespace perflab::prefetch
