@@ -3,23 +3,20 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
+#include "sim/results_reader.h"
 #include "sim/scenario.h"
 
 namespace perflab {
 namespace {
 
+// The fields of a reference.csv line, surrounding spaces trimmed.
 std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    while (!field.empty() && (field.back() == ' ' || field.back() == '\r')) field.pop_back();
-    while (!field.empty() && field.front() == ' ') field.erase(0, 1);
-    fields.push_back(field);
+  std::vector<std::string> fields = split_csv_line(line);
+  for (std::string& field : fields) {
+    const size_t first = field.find_first_not_of(' ');
+    field = first == std::string::npos ? "" : field.substr(first, field.find_last_not_of(' ') - first + 1);
   }
-  if (!line.empty() && line.back() == ',') fields.emplace_back();
   return fields;
 }
 
@@ -61,7 +58,9 @@ std::optional<size_t> ReferenceTable::index(const std::string& column) const {
   return std::nullopt;
 }
 
-bool ReferenceTable::has_column(const std::string& column) const { return index(column).has_value(); }
+bool ReferenceTable::has_column(const std::string& column) const {
+  return index(column).has_value();
+}
 
 const std::string& ReferenceTable::text(size_t row, const std::string& column) const {
   static const std::string kEmpty;

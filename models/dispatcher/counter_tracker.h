@@ -10,40 +10,35 @@
 // is capped) per host; the study requires WebSocket calls to be exempt in every strategy.
 #pragma once
 
-#include <list>
 #include <memory>
 #include <string>
 
-#include "models/dispatcher/async_call_tracker.h"
+#include "models/dispatcher/okhttp_tracker.h"
 
 namespace perflab::dispatcher {
 
-class CounterTracker : public AsyncCallTracker {
+// OkHttp's AsyncCall with its callsPerHost AtomicInteger (a plain int: the dispatcher lock guards it).
+struct CounterAsyncCall {
+  CallPtr call;
+  std::shared_ptr<int> calls_per_host;
+};
+
+class CounterTracker : public OkHttpTracker<CounterTracker, CounterAsyncCall> {
  public:
-  explicit CounterTracker(int max_requests_per_host) : max_requests_per_host_(max_requests_per_host) {}
+  using OkHttpTracker::OkHttpTracker;
 
   void add_ready(CallPtr call, OpCounter& ops) override;
-  void promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) override;
-  bool remove_running(const Call& call, OpCounter& ops) override;
-  void set_max_requests_per_host(int max_requests_per_host, OpCounter& ops) override;
-
-  size_t ready_count() const override { return ready_async_calls_.size(); }
-  size_t running_count() const override { return running_async_calls_.size(); }
-  std::vector<CallPtr> ready_calls() const override;
-  std::vector<CallPtr> running_calls() const override;
 
  private:
-  // OkHttp's AsyncCall with its callsPerHost AtomicInteger (a plain int: the dispatcher lock guards it).
-  struct AsyncCall {
-    CallPtr call;
-    std::shared_ptr<int> calls_per_host;
-  };
+  friend OkHttpTracker;
 
-  const AsyncCall* find_existing_call_with_host(const std::string& host, OpCounter& ops) const;
+  bool host_at_capacity(const CounterAsyncCall& ready, OpCounter& /*ops*/) const {
+    return *ready.calls_per_host >= max_requests_per_host_;
+  }
+  void on_promoted(CounterAsyncCall& call) { ++*call.calls_per_host; }
+  void on_finished(CounterAsyncCall& call) { --*call.calls_per_host; }
 
-  int max_requests_per_host_;
-  std::list<AsyncCall> ready_async_calls_;
-  std::list<AsyncCall> running_async_calls_;
+  const CounterAsyncCall* find_existing_call_with_host(const std::string& host, OpCounter& ops) const;
 };
 
 }  // namespace perflab::dispatcher

@@ -7,32 +7,29 @@
 // ordinary calls to its host; the study requires all strategies to agree, and 3.13+ never caps them.
 #pragma once
 
-#include <list>
-
-#include "models/dispatcher/async_call_tracker.h"
+#include "models/dispatcher/okhttp_tracker.h"
 
 namespace perflab::dispatcher {
 
-class ScanTracker : public AsyncCallTracker {
+// OkHttp 3.12's AsyncCall: the call and nothing else.
+struct ScanAsyncCall {
+  CallPtr call;
+};
+
+class ScanTracker : public OkHttpTracker<ScanTracker, ScanAsyncCall> {
  public:
-  explicit ScanTracker(int max_requests_per_host) : max_requests_per_host_(max_requests_per_host) {}
+  using OkHttpTracker::OkHttpTracker;
 
   void add_ready(CallPtr call, OpCounter& ops) override;
-  void promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) override;
-  bool remove_running(const Call& call, OpCounter& ops) override;
-  void set_max_requests_per_host(int max_requests_per_host, OpCounter& ops) override;
-
-  size_t ready_count() const override { return ready_async_calls_.size(); }
-  size_t running_count() const override { return running_async_calls_.size(); }
-  std::vector<CallPtr> ready_calls() const override;
-  std::vector<CallPtr> running_calls() const override;
 
  private:
-  int running_calls_for_host(const Call& call, OpCounter& ops) const;
+  friend OkHttpTracker;
 
-  int max_requests_per_host_;
-  std::list<CallPtr> ready_async_calls_;
-  std::list<CallPtr> running_async_calls_;
+  bool host_at_capacity(const ScanAsyncCall& ready, OpCounter& ops) const;
+  void on_promoted(ScanAsyncCall& /*call*/) {}
+  void on_finished(ScanAsyncCall& /*call*/) {}
+
+  int running_calls_for_host(const Call& call, OpCounter& ops) const;
 };
 
 }  // namespace perflab::dispatcher

@@ -1,14 +1,12 @@
 // ByteCursor: a bounds-checked reader of big-endian integers over a std::string_view.
-// The class-file scanner reads untrusted bytes through it, so every read says whether the bytes were there
-// instead of reading past the end.
+// The class-file readers (constant_pool.h) read untrusted bytes through it, so every read says whether the
+// bytes were there instead of reading past the end.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <optional>
 #include <string_view>
-
-#include "models/common/status.h"
 
 namespace perflab::prefetch {
 
@@ -19,34 +17,35 @@ class ByteCursor {
   std::size_t offset() const { return offset_; }
   std::size_t remaining() const { return bytes_.size() - offset_; }
 
-  bool read_u1(std::uint8_t* value) {
-    if (remaining() < 1) return false;
-    *value = byte(offset_);
+  // Each read gives the value and moves past it, or nullopt (and stays put) when the bytes are not there.
+  std::optional<std::uint8_t> read_u1() {
+    if (remaining() < 1) return std::nullopt;
+    const std::uint8_t value = byte(offset_);
     offset_ += 1;
-    return true;
+    return value;
   }
 
-  bool read_u2(std::uint16_t* value) {
-    if (remaining() < 2) return false;
-    *value = static_cast<std::uint16_t>(byte(offset_) << 8 | byte(offset_ + 1));
+  std::optional<std::uint16_t> read_u2() {
+    if (remaining() < 2) return std::nullopt;
+    const auto value = static_cast<std::uint16_t>(byte(offset_) << 8 | byte(offset_ + 1));
     offset_ += 2;
-    return true;
+    return value;
   }
 
-  bool read_u4(std::uint32_t* value) {
-    if (remaining() < 4) return false;
-    *value = std::uint32_t{byte(offset_)} << 24 | std::uint32_t{byte(offset_ + 1)} << 16 |
-             std::uint32_t{byte(offset_ + 2)} << 8 | std::uint32_t{byte(offset_ + 3)};
+  std::optional<std::uint32_t> read_u4() {
+    if (remaining() < 4) return std::nullopt;
+    const std::uint32_t value = std::uint32_t{byte(offset_)} << 24 | std::uint32_t{byte(offset_ + 1)} << 16 |
+                                std::uint32_t{byte(offset_ + 2)} << 8 | std::uint32_t{byte(offset_ + 3)};
     offset_ += 4;
-    return true;
+    return value;
   }
 
   // The next `length` bytes, without copying.
-  bool read_bytes(std::size_t length, std::string_view* bytes) {
-    if (remaining() < length) return false;
-    *bytes = bytes_.substr(offset_, length);
+  std::optional<std::string_view> read_bytes(std::size_t length) {
+    if (remaining() < length) return std::nullopt;
+    const std::string_view bytes = bytes_.substr(offset_, length);
     offset_ += length;
-    return true;
+    return bytes;
   }
 
   bool skip(std::size_t length) {
@@ -61,22 +60,5 @@ class ByteCursor {
   std::string_view bytes_;
   std::size_t offset_ = 0;
 };
-
-// The start every class file shares (JVMS 4.1): magic, minor and major version, constant_pool_count.
-// Returns constant_pool_count, or what is wrong with the start.
-inline Result<std::uint16_t> read_class_file_start(ByteCursor& in) {
-  constexpr std::uint32_t kClassFileMagic = 0xCAFEBABE;
-  std::uint32_t magic = 0;
-  std::uint16_t constant_pool_count = 0;
-  if (!in.read_u4(&magic) || !in.skip(4) || !in.read_u2(&constant_pool_count)) {
-    return Status::Error("class file truncated: " + std::to_string(in.offset() + in.remaining()) +
-                         " bytes, expected at least 10 (magic, version, constant_pool_count)");
-  }
-  if (magic != kClassFileMagic) return Status::Error("not a class file: bad magic, expected 0xCAFEBABE");
-  if (constant_pool_count == 0) {
-    return Status::Error("malformed class file: constant_pool_count is 0, expected at least 1");
-  }
-  return constant_pool_count;
-}
 
 }  // namespace perflab::prefetch

@@ -41,18 +41,18 @@ std::vector<SentClass> PrefetchServer::fetch3(const std::string& name) {
   if (!requested) return {};
 
   std::vector<SentClass> out;
-  send(*requested, &out);
+  send(*requested, out);
   out.front().image_inline = !present_on_remote_[graph_.node(*requested).jar];
   prefetched_.insert(name);
   switch (options_.traversal) {
     case Traversal::kDfs:
-      expand(*requested, 1, &out);
+      expand(*requested, 1, out);
       break;
     case Traversal::kBfs:
-      expand_by_level(*requested, &out);
+      expand_by_level(*requested, out);
       break;
     case Traversal::kJar:
-      send_whole_jar(*requested, &out);
+      send_whole_jar(*requested, out);
       break;
   }
   return out;
@@ -67,7 +67,7 @@ std::optional<SentClass> PrefetchServer::fetch(const std::string& name) {
   return sent;
 }
 
-void PrefetchServer::expand(Vertex x, int level, std::vector<SentClass>* out) {
+void PrefetchServer::expand(Vertex x, int level, std::vector<SentClass>& out) {
   if (level > options_.prefetch_depth) return;
   for (const std::string& y_name : scan_dependencies(x)) {
     if (!prefetched_.insert(y_name).second) continue;
@@ -78,7 +78,7 @@ void PrefetchServer::expand(Vertex x, int level, std::vector<SentClass>* out) {
   }
 }
 
-void PrefetchServer::expand_by_level(Vertex requested, std::vector<SentClass>* out) {
+void PrefetchServer::expand_by_level(Vertex requested, std::vector<SentClass>& out) {
   std::vector<Vertex> this_level = {requested};
   for (int level = 1; level <= options_.prefetch_depth && !this_level.empty(); ++level) {
     std::vector<Vertex> next_level;
@@ -95,7 +95,7 @@ void PrefetchServer::expand_by_level(Vertex requested, std::vector<SentClass>* o
   }
 }
 
-void PrefetchServer::send_whole_jar(Vertex requested, std::vector<SentClass>* out) {
+void PrefetchServer::send_whole_jar(Vertex requested, std::vector<SentClass>& out) {
   if (options_.prefetch_depth <= 0) return;
   for (Vertex y : graph_.classes_in_jar(graph_.node(requested).jar)) {
     if (!prefetched_.insert(graph_.node(y).name).second) continue;

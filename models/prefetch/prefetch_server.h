@@ -81,15 +81,15 @@ class PrefetchServer {
  private:
   using Vertex = DependencyGraph::Vertex;
 
-  void expand(Vertex x, int level, std::vector<SentClass>* out);        // kDfs, the PR's recursion
-  void expand_by_level(Vertex requested, std::vector<SentClass>* out);  // kBfs
-  void send_whole_jar(Vertex requested, std::vector<SentClass>* out);   // kJar
+  void expand(Vertex x, int level, std::vector<SentClass>& out);        // kDfs, the PR's recursion
+  void expand_by_level(Vertex requested, std::vector<SentClass>& out);  // kBfs
+  void send_whole_jar(Vertex requested, std::vector<SentClass>& out);   // kJar
 
   // The dependencies of x (none when its scan failed), counting x as scanned.
   const std::vector<std::string>& scan_dependencies(Vertex x);
   bool same_jar(Vertex x, Vertex y) const { return graph_.node(x).jar == graph_.node(y).jar; }
   SentClass load(Vertex vertex);  // reads the class to send it, counting it as loaded
-  void send(Vertex vertex, std::vector<SentClass>* out) { out->push_back(load(vertex)); }
+  void send(Vertex vertex, std::vector<SentClass>& out) { out.push_back(load(vertex)); }
 
   const DependencyGraph& graph_;
   PrefetchOptions options_;

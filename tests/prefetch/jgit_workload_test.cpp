@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "models/prefetch/direct_channel.h"
@@ -34,6 +36,20 @@ Replay replay_workload(const testing::RealJGit& jgit, PrefetchOptions options, J
   return replay_workload(jgit, options, jar_cache, jgit.workload);
 }
 
+// The replay tables the tests print as they go, one format for all: "[ depths   ] <label> <counts>".
+void print_replay_header(const char* table) {
+  std::printf("[ %-8s ] %-28s %6s %9s %7s %6s %5s %10s %14s\n", table, "configuration", "rpcs", "prefetch",
+              "hits", "extra", "jars", "srv_loaded", "bytes_prefetch");
+}
+
+void print_replay(const char* table, const std::string& label, const Replay& replay) {
+  std::printf("[ %-8s ] %-28s %6" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64 " %5" PRIu64 " %10" PRIu64
+              " %14" PRIu64 "\n",
+              table, label.c_str(), replay.agent.rpcs, replay.agent.classes_prefetched,
+              replay.agent.prefetch_hits, replay.agent.extra_fetches, replay.agent.jar_downloads,
+              replay.server.classes_loaded, replay.agent.bytes_prefetched);
+}
+
 const std::vector<int> kDepths = {0, 1, 2, 3, 5, 10, 50, 100, 500};
 
 class PrefetchJGitWorkload : public ::testing::Test {
@@ -51,17 +67,11 @@ TEST_F(PrefetchJGitWorkload, DepthTableHasThePullRequestsShape) {
   std::map<int, Replay> by_depth;
   std::printf("[ depths   ] workload %llu classes; traversal dfs, prune threshold 1, warm JAR cache\n",
               static_cast<unsigned long long>(workload_size));
-  std::printf("[ depths   ] %6s %6s %9s %7s %10s %14s\n", "depth", "rpcs", "prefetch", "hits", "srv_loaded",
-              "bytes_prefetch");
+  print_replay_header("depths");
   for (int depth : kDepths) {
     const Replay replay = replay_workload(*jgit_, {depth, 1, Traversal::kDfs}, JarCache::kWarm);
     by_depth[depth] = replay;
-    std::printf("[ depths   ] %6d %6llu %9llu %7llu %10llu %14llu\n", depth,
-                static_cast<unsigned long long>(replay.agent.rpcs),
-                static_cast<unsigned long long>(replay.agent.classes_prefetched),
-                static_cast<unsigned long long>(replay.agent.prefetch_hits),
-                static_cast<unsigned long long>(replay.server.classes_loaded),
-                static_cast<unsigned long long>(replay.agent.bytes_prefetched));
+    print_replay("depths", "dfs depth " + std::to_string(depth), replay);
 
     EXPECT_EQ(replay.agent.classes_not_found, 0u) << "depth " << depth;
     EXPECT_EQ(replay.agent.classes_defined, workload_size) << "depth " << depth;
@@ -160,24 +170,15 @@ TEST_F(PrefetchJGitWorkload, CountsPerDepthArePinnedInBothReplayOrders) {
 }
 
 TEST_F(PrefetchJGitWorkload, TraversalsAndColdCache) {
-  std::printf("[ variants ] %-28s %6s %9s %7s %8s %5s\n", "configuration", "rpcs", "prefetch", "hits",
-              "extra", "jars");
-  auto report = [](const char* name, const Replay& replay) {
-    std::printf("[ variants ] %-28s %6llu %9llu %7llu %8llu %5llu\n", name,
-                static_cast<unsigned long long>(replay.agent.rpcs),
-                static_cast<unsigned long long>(replay.agent.classes_prefetched),
-                static_cast<unsigned long long>(replay.agent.prefetch_hits),
-                static_cast<unsigned long long>(replay.agent.extra_fetches),
-                static_cast<unsigned long long>(replay.agent.jar_downloads));
-  };
+  print_replay_header("variants");
   const Replay dfs10 = replay_workload(*jgit_, {10, 1, Traversal::kDfs}, JarCache::kWarm);
   const Replay bfs10 = replay_workload(*jgit_, {10, 1, Traversal::kBfs}, JarCache::kWarm);
   const Replay jar = replay_workload(*jgit_, {1, 1, Traversal::kJar}, JarCache::kWarm);
   const Replay cold = replay_workload(*jgit_, {1, 1, Traversal::kDfs}, JarCache::kCold);
-  report("dfs depth 10", dfs10);
-  report("bfs depth 10", bfs10);
-  report("jar", jar);
-  report("dfs depth 1, cold JAR cache", cold);
+  print_replay("variants", "dfs depth 10", dfs10);
+  print_replay("variants", "bfs depth 10", bfs10);
+  print_replay("variants", "jar", jar);
+  print_replay("variants", "dfs depth 1, cold JAR cache", cold);
 
   // Whole-JAR replies: one RPC per JAR the workload uses.
   EXPECT_EQ(jar.agent.rpcs, jgit_->workload.jars_used.size());

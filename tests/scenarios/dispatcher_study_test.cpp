@@ -9,6 +9,11 @@ namespace {
 
 const std::string kScenarios = std::string(PERFLAB_SCENARIOS) + "/dispatcher/";
 
+// `perflab run scenarios/dispatcher/<scenario_and_flags> --out <dir>`.
+CliResult run_dispatcher(const std::string& scenario_and_flags, const std::filesystem::path& dir) {
+  return run_perflab("run " + kScenarios + scenario_and_flags + " --out " + dir.string());
+}
+
 double summary_value(const std::string& csv, const std::string& strategy, const std::string& column) {
   for (const auto& row : parse_csv(csv)) {
     if (row.at("strategy") == strategy) return std::stod(row.at(column));
@@ -19,10 +24,8 @@ double summary_value(const std::string& csv, const std::string& strategy, const 
 
 TEST(ScenarioDispatcher, BurstMicroCountsTheQuadraticScan) {
   TempDir dir;
-  auto r = run_perflab("run " + kScenarios +
-                       "enqueue-burst.toml --set 'sweep.n=[640]' --set scenario.repetitions=2 "
-                       "--out " +
-                       dir.path().string());
+  auto r =
+      run_dispatcher("enqueue-burst.toml --set 'sweep.n=[640]' --set scenario.repetitions=2", dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   std::string summary = read_file(dir / "dispatcher-enqueue-burst.summary.csv");
   double scan = summary_value(summary, "scan", "ops_under_lock_mean");
@@ -35,10 +38,10 @@ TEST(ScenarioDispatcher, BurstMicroCountsTheQuadraticScan) {
 
 TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {
   TempDir dir;
-  auto r = run_perflab("run " + kScenarios +
-                       "incident.toml --seeds 1 --set params.calls=1500 --set params.threads=1024 "
-                       "--set 'sweep.max_requests=[256]' --out " +
-                       dir.path().string());
+  auto r = run_dispatcher(
+      "incident.toml --seeds 1 --set params.calls=1500 --set params.threads=1024 --set "
+      "'sweep.max_requests=[256]'",
+      dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   std::string summary = read_file(dir / "dispatcher-incident.summary.csv");
   EXPECT_GT(summary_value(summary, "scan", "lock_hold_max_s_mean"),
@@ -52,10 +55,11 @@ TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {
 // synchronized sections), whatever the strategy and the hand-off policy.
 TEST(ScenarioDispatcher, IncidentTakesTheLockTwicePerEnqueueAndTwicePerFinished) {
   TempDir dir;
-  auto r = run_perflab("run " + kScenarios +
-                       "incident.toml --seeds 1 --set params.calls=400 --set params.threads=256 "
-                       "--set 'sweep.max_requests=[64]' --set 'sweep.lock=[\"barging\", \"fifo\"]' --out " +
-                       dir.path().string());
+  auto r = run_dispatcher(
+      "incident.toml --seeds 1 --set params.calls=400 --set params.threads=256 --set "
+      "'sweep.max_requests=[64]' "
+      "--set 'sweep.lock=[\"barging\", \"fifo\"]'",
+      dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   auto rows = parse_csv(read_file(dir / "dispatcher-incident.csv"));
   ASSERT_EQ(rows.size(), 6u);
@@ -73,11 +77,11 @@ TEST(ScenarioDispatcher, UnknownLockPolicyIsAnInputError) {
 
 TEST(ScenarioDispatcher, IncidentIsDeterministicAcrossJobs) {
   TempDir dir;
-  std::string args = "run " + kScenarios +
-                     "incident.toml --seeds 2 --set params.calls=300 --set params.threads=256 "
-                     "--set 'sweep.max_requests=[64]' ";
-  ASSERT_EQ(run_perflab(args + "--jobs 1 --out " + (dir / "a").string()).status, 0);
-  ASSERT_EQ(run_perflab(args + "--jobs 2 --out " + (dir / "b").string()).status, 0);
+  const std::string args =
+      "incident.toml --seeds 2 --set params.calls=300 --set params.threads=256 --set "
+      "'sweep.max_requests=[64]' ";
+  ASSERT_EQ(run_dispatcher(args + "--jobs 1", dir / "a").status, 0);
+  ASSERT_EQ(run_dispatcher(args + "--jobs 2", dir / "b").status, 0);
   EXPECT_EQ(read_file(dir / "a" / "dispatcher-incident.csv"),
             read_file(dir / "b" / "dispatcher-incident.csv"));
 }

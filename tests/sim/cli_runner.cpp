@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/results_reader.h"
+
 namespace perflab::testing {
 
 std::string read_file(const std::filesystem::path& file) {
@@ -29,32 +31,6 @@ TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }
-
-namespace {
-
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string current;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
-      current += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.push_back(current);
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  fields.push_back(current);
-  return fields;
-}
-
-}  // namespace
 
 std::vector<CsvRow> parse_csv(const std::string& text) {
   std::istringstream in(text);

@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <chrono>
 #include <cstdlib>
-#include <sstream>
 #include <thread>
 
 #include "tests/sim/cli_runner.h"
@@ -16,35 +15,19 @@ namespace perflab::testing {
 namespace {
 namespace fs = std::filesystem;
 
-// The value of `column` in the first data row of a CSV (no quoted commas in the columns we read).
+// The value of `column` in data row `row` (0: the first) of a CSV.
 double csv_value(const std::string& csv, const std::string& column, int row = 0) {
-  std::istringstream in(csv);
-  std::string header, line;
-  std::getline(in, header);
-  for (int i = 0; i <= row; ++i) std::getline(in, line);
-  auto split = [](const std::string& text) {
-    std::vector<std::string> fields;
-    std::string field;
-    bool quoted = false;
-    for (char c : text) {
-      if (c == '"')
-        quoted = !quoted;
-      else if (c == ',' && !quoted) {
-        fields.push_back(field);
-        field.clear();
-      } else
-        field += c;
-    }
-    fields.push_back(field);
-    return fields;
-  };
-  auto names = split(header);
-  auto values = split(line);
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == column) return std::stod(values.at(i));
+  const std::vector<CsvRow> rows = parse_csv(csv);
+  if (row >= static_cast<int>(rows.size())) {
+    ADD_FAILURE() << "no row " << row << " in a CSV of " << rows.size() << " rows";
+    return 0;
   }
-  ADD_FAILURE() << "no column " << column << " in " << header;
-  return 0;
+  const auto value = rows[row].find(column);
+  if (value == rows[row].end()) {
+    ADD_FAILURE() << "no column " << column << " in " << csv.substr(0, csv.find('\n'));
+    return 0;
+  }
+  return std::stod(value->second);
 }
 
 TEST(SimEngine, TinyMessageOverTenMillisecondLinkTakesTenMilliseconds) {

@@ -55,7 +55,7 @@ TEST(Shard, FailedRowsSurviveTheMerge) {
 // Micro-engine times differ from run to run, so the merge is compared with the shards' own rows.
 TEST(Shard, MicroEngineRowsAndRepetitionsSurviveTheMerge) {
   TempDir dir;
-  fs::path scenario = fs::path(PERFLAB_SCENARIOS_DIR) / "dispatcher" / "adversarial.toml";
+  fs::path scenario = fs::path(PERFLAB_SCENARIOS) / "dispatcher" / "adversarial.toml";
   std::string narrow =
       " --set 'sweep.n=[100]' --set 'sweep.strategy=[\"scan\",\"indexed\"]' --set scenario.repetitions=2 "
       "--set scenario.name='\"s\"'";

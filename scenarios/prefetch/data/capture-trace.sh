@@ -19,6 +19,7 @@
 set -eu
 
 out_dir=$(cd "$(dirname "$0")" && pwd)
+. "$out_dir/clone-source.sh"
 java=${JAVA:-java}
 lib=/usr/share/java
 
@@ -61,22 +62,8 @@ for jar in $classpath_jars; do
   classpath=${classpath:+$classpath:}$lib/$jar
 done
 
-# A small repository: a few commits, a branch, a tag, files in subdirectories.
 src="$work/src"
-git init -q "$src"
-cd "$src"
-git config user.email capture@perflab.invalid
-git config user.name "perflab capture"
-mkdir -p docs src/main
-for i in 1 2 3 4 5; do
-  echo "line $i of the readme" >>README.md
-  seq 1 $((i * 50)) >src/main/numbers.txt
-  echo "document $i" >"docs/doc$i.txt"
-  git add -A
-  git commit -q -m "commit $i"
-done
-git tag v1.0
-git branch feature
+make_clone_source "$src"
 cd "$work"
 
 # -Xshare:off so that every class is really loaded from its JAR and logged with its source.

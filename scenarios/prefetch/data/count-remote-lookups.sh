@@ -11,6 +11,7 @@ set -eu
 java=${JAVA:-java}
 javac=${JAVAC:-javac}
 data_dir=$(cd "$(dirname "$0")" && pwd)
+. "$data_dir/clone-source.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -75,20 +76,7 @@ JAVA
 "$javac" -d "$work/probe" "$work/probe/LookupProbe.java"
 
 src="$work/src"
-git init -q "$src"
-cd "$src"
-git config user.email capture@perflab.invalid
-git config user.name "perflab capture"
-mkdir -p docs src/main
-for i in 1 2 3 4 5; do
-  echo "line $i of the readme" >>README.md
-  seq 1 $((i * 50)) >src/main/numbers.txt
-  echo "document $i" >"docs/doc$i.txt"
-  git add -A
-  git commit -q -m "commit $i"
-done
-git tag v1.0
-git branch feature
+make_clone_source "$src"
 cd "$work"
 
 "$java" -Xshare:off -cp "$work/probe" LookupProbe "$data_dir/jgit-clone.classpath" clone "$src" "$work/dst" \
