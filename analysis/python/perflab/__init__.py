@@ -26,6 +26,11 @@ def studies() -> list:
     return list(_perflab.studies())
 
 
+def scenarios_dir() -> str:
+    """The folder of the shipped scenarios and their data (scenarios/ of this source tree)."""
+    return _perflab.scenarios_dir()
+
+
 def scenarios() -> pd.DataFrame:
     """The shipped scenarios (scenarios/<study>/*.toml): file (what perflab.run takes), name, study, engine,
     points, seeds, headline (run by `perflab reproduce`), description."""
@@ -42,6 +47,18 @@ def scenarios() -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def reference(study: str) -> pd.DataFrame:
+    """The numbers the study's seed published (scenarios/<study>/reference.csv): the table the headline
+    reproduces, in the same units as perflab.run's columns."""
+    from pathlib import Path
+
+    file = Path(_perflab.scenarios_dir()) / study / "reference.csv"
+    if not file.is_file():
+        raise ValueError(f"no reference table for study \"{study}\" ({file}), expected one of "
+                         f"{', '.join(sorted(p.parent.name for p in file.parents[1].glob('*/reference.csv')))}")
+    return pd.read_csv(file, comment="#", skipinitialspace=True)
+
+
 def describe(study: str) -> dict:
     """A study's schema: {"name", "description", "engines", "params": DataFrame (name, type, default,
     meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}.
@@ -52,5 +69,5 @@ def describe(study: str) -> dict:
     return info
 
 
-__all__ = ["Fit", "describe", "fit_log", "fit_power", "models", "read_results", "run", "scenarios", "studies",
+__all__ = ["Fit", "describe", "reference", "fit_log", "fit_power", "models", "read_results", "run", "scenarios", "scenarios_dir", "studies",
            "summarize"]
