@@ -90,9 +90,11 @@ Result<Fit> least_squares(const char* fit, const std::vector<double>& x, const s
   const double r2 = total > 0 ? 1 - residual / total : 1;
   // The slope's standard error: residual variance over the spread of x.
   const double spread = (design.col(1).array() - design.col(1).mean()).square().sum();
-  const double dof = static_cast<double>(n - 2);
-  const double half_width = n > 2 ? student_t_quantile(0.975, dof) * std::sqrt(residual / dof / spread) : kNaN;
-  return Fit{coefficients(0), coefficients(1), r2, coefficients(1) - half_width, coefficients(1) + half_width};
+  const auto dof = static_cast<double>(n - 2);
+  const double half_width =
+      n > 2 ? student_t_quantile(0.975, dof) * std::sqrt(residual / dof / spread) : kNaN;
+  return Fit{coefficients(0), coefficients(1), r2, coefficients(1) - half_width,
+             coefficients(1) + half_width};
 }
 
 }  // namespace

@@ -109,8 +109,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
 std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count) {
   std::vector<size_t> tasks;
   size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
-  for (size_t t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count))
-    tasks.push_back(t);
+  for (auto t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count)) tasks.push_back(t);
   return tasks;
 }
 

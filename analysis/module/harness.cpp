@@ -30,6 +30,7 @@ T value_or_raise(Result<T> result) {
 
 std::vector<Override> overrides_of(const std::vector<std::string>& sets) {
   std::vector<Override> overrides;
+  overrides.reserve(sets.size());
   for (const auto& text : sets) overrides.push_back(value_or_raise(parse_override(text)));
   return overrides;
 }
