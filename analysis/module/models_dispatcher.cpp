@@ -48,7 +48,7 @@ Call::FailureCallback failure_callback(const std::optional<py::function>& on_fai
   };
 }
 
-CallPtr make_call(std::string host, std::optional<std::string> name, bool web_socket,
+CallPtr make_call(std::string host, const std::optional<std::string>& name, bool web_socket,
                   const std::optional<py::function>& on_failure) {
   std::string call_name = name.value_or(std::string());
   if (web_socket)
@@ -95,8 +95,8 @@ void bind_call(py::module_& m) {
 }
 
 void bind_executors(py::module_& m) {
-  py::class_<Executor>(m, "Executor",
-                       "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService).");
+  const py::class_<Executor> executor(
+      m, "Executor", "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService).");
 
   py::class_<RecordingExecutor, Executor>(
       m, "RecordingExecutor",
@@ -170,6 +170,23 @@ void bind_dispatcher_class(py::module_& m) {
           py::arg("callback"),
           "callback(): called (outside the lock) each time a finished call leaves no call running, async or "
           "sync. None clears it. An exception it raises is raised by the method that finished the call.")
+      .def(
+          "set_lock_observer",
+          [](Dispatcher& self, const std::optional<py::function>& observer) {
+            if (!observer) {
+              self.set_lock_observer(nullptr);
+              return;
+            }
+            PythonCallable callable(*observer);
+            self.set_lock_observer([callable](const dispatcher::LockedSectionReport& report) {
+              callable.call(std::string(dispatcher::locked_section_name(report.section)), report.ops);
+            });
+          },
+          py::arg("observer"),
+          "observer(section, ops): called right after each locked section releases the lock, with the "
+          "section's name ('enqueue', 'promote', 'finished', 'executed', 'set_limit', 'cancel_all') and the "
+          "elements it touched under the lock (the counted work a simulator charges, op_counter.h). None "
+          "clears it.")
       .def("enqueue", checked(&Dispatcher::enqueue), py::arg("call"),
            "Queues an async call and promotes; promoted calls reach the executor before this returns. "
            "ValueError if the call was already enqueued or executed.")

@@ -132,6 +132,7 @@ void bind_classpath(py::module_& m) {
           "jar_paths",
           [](const Classpath& self) {
             std::vector<std::string> paths;
+            paths.reserve(self.jar_count());
             for (int jar = 0; jar < self.jar_count(); ++jar) paths.push_back(self.jar(jar).path());
             return paths;
           },
@@ -181,6 +182,7 @@ void bind_graph(py::module_& m) {
           "from_nodes",
           [](const std::vector<py::tuple>& items) {
             std::vector<ClassNode> nodes;
+            nodes.reserve(items.size());
             for (const py::tuple& item : items) nodes.push_back(node_from_tuple(item));
             return std::make_shared<DependencyGraph>(
                 value_or_throw(DependencyGraph::FromNodes(std::move(nodes))));

@@ -211,6 +211,25 @@ def test_errors_users_can_cause_are_value_errors(h):
     assert h.running() == ["a/1"] and h.ready() == ["a/2"]
 
 
+@pytest.mark.parametrize("strategy, ops", [
+    ("scan", [1, 2, 1, 3, 1, 4]),  # the scan of running calls grows with each call to the host
+    ("counter", [2, 2, 2, 2, 2, 2]),
+    ("indexed", [3, 3, 3, 3, 3, 3]),
+])
+def test_ops_under_the_lock_of_three_enqueues(strategy, ops):
+    """lock_sections_test.cpp's exact counts: one host, max_requests = max_requests_per_host = 3."""
+    dispatcher = d.Dispatcher(d.RecordingExecutor(), strategy)
+    dispatcher.set_max_requests(3)
+    dispatcher.set_max_requests_per_host(3)
+    reports = []
+    dispatcher.set_lock_observer(lambda section, count: reports.append((section, count)))
+    before = dispatcher.ops_under_lock
+    for _ in range(3):
+        dispatcher.enqueue(d.Call("a"))
+    assert reports == list(zip(["enqueue", "promote"] * 3, ops))
+    assert dispatcher.ops_under_lock - before == sum(ops)
+
+
 def test_the_recording_executor_hands_calls_over_in_order(h):
     h.dispatcher.set_max_requests(2)
     calls = [h.enqueue("a", path) for path in (1, 2, 3)]
