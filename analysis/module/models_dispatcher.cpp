@@ -37,23 +37,27 @@ std::vector<std::string> strategy_names() {
   return names;
 }
 
-// The failure callback a Call carries, calling `on_failure(call, message)` in Python.
-Call::FailureCallback failure_callback(const std::optional<py::function>& on_failure) {
+// The failure callback a Call carries, calling `on_failure(call, message)` in Python. The C++ callback is
+// given a `const Call&`; `self` (set once the call exists) turns it back into the shared CallPtr, so the
+// Python object it receives owns the call and stays valid whatever Python keeps it for.
+Call::FailureCallback failure_callback(const std::optional<py::function>& on_failure,
+                                       const std::shared_ptr<std::weak_ptr<Call>>& self) {
   if (!on_failure) return nullptr;
   PythonCallable callable(*on_failure);
-  return [callable](const Call& call, const Status& error) {
-    py::gil_scoped_acquire gil;
-    // The dispatcher still holds the call here; the Python object for it is found, not copied.
-    callable.call(py::cast(&call, py::return_value_policy::reference), error.message());
+  return [callable, self](const Call& /*call*/, const Status& error) {
+    callable.call(self->lock(), error.message());
   };
 }
 
 CallPtr make_call(std::string host, const std::optional<std::string>& name, bool web_socket,
                   const std::optional<py::function>& on_failure) {
   std::string call_name = name.value_or(std::string());
-  if (web_socket)
-    return Call::CreateWebSocket(std::move(host), std::move(call_name), failure_callback(on_failure));
-  return Call::Create(std::move(host), std::move(call_name), failure_callback(on_failure));
+  auto self = std::make_shared<std::weak_ptr<Call>>();
+  Call::FailureCallback on_fail = failure_callback(on_failure, self);
+  CallPtr call = web_socket ? Call::CreateWebSocket(std::move(host), std::move(call_name), std::move(on_fail))
+                            : Call::Create(std::move(host), std::move(call_name), std::move(on_fail));
+  *self = call;
+  return call;
 }
 
 // A Dispatcher method that returns a Status: ValueError on error, then any error a callback raised.

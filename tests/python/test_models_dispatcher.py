@@ -198,6 +198,17 @@ def test_execution_rejected_after_preceding_call_finishes(h):
     assert (h.dispatcher.running_calls_count(), h.dispatcher.queued_calls_count()) == (0, 0)
 
 
+def test_a_failed_call_handed_to_python_stays_valid_after_the_dispatcher_lets_go():
+    failed = []
+    executor = d.RecordingExecutor()
+    executor.shutdown()
+    dispatcher = d.Dispatcher(executor, "scan")
+    dispatcher.enqueue(d.Call("a", "a/1", on_failure=lambda call, message: failed.append(call)))
+    del dispatcher, executor
+    gc.collect()
+    assert failed[0].name == "a/1" and failed[0].is_executed
+
+
 def test_errors_users_can_cause_are_value_errors(h):
     h.dispatcher.set_max_requests(1)
     a1 = h.enqueue("a", 1)
