@@ -45,11 +45,7 @@ void raise_callback_errors();
 // A Python callable owned from C++: copies share it, and the last one lets go of it under the GIL.
 class PythonCallable {
  public:
-  explicit PythonCallable(pybind11::function function)
-      : function_(new pybind11::function(std::move(function)), [](pybind11::function* held) {
-          pybind11::gil_scoped_acquire gil;
-          delete held;  // NOLINT(cppcoreguidelines-owning-memory): the deleter of the shared_ptr
-        }) {}
+  explicit PythonCallable(pybind11::function function) : held_(std::make_shared<Held>(std::move(function))) {}
 
   // Calls it with `args`; a Python exception is kept for raise_callback_errors().
   template <typename... Args>
@@ -81,14 +77,25 @@ class PythonCallable {
   std::optional<pybind11::object> invoke(Args&&... args) const {
     pybind11::gil_scoped_acquire gil;
     try {
-      return (*function_)(std::forward<Args>(args)...);
+      return held_->function(std::forward<Args>(args)...);
     } catch (pybind11::error_already_set& error) {
       keep_callback_error(error);
       return std::nullopt;
     }
   }
 
-  std::shared_ptr<pybind11::function> function_;
+  // Drops its reference under the GIL, whichever thread lets go of the last copy.
+  struct Held {
+    explicit Held(pybind11::function f) : function(std::move(f)) {}
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+    ~Held() {
+      pybind11::gil_scoped_acquire gil;
+      function = pybind11::function();
+    }
+    pybind11::function function;
+  };
+  std::shared_ptr<const Held> held_;
 };
 
 }  // namespace perflab::python

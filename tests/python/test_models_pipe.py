@@ -82,6 +82,11 @@ def test_an_exception_in_the_delay_callable_is_raised_by_run_pipeline():
         git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=broken)
 
 
+def test_a_delay_callable_returning_a_non_number_is_a_type_error():
+    with pytest.raises(TypeError, match="'soon'"):
+        git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=lambda: "soon")
+
+
 @pytest.mark.skipif(shutil.which("cat") is None, reason="needs cat")
 def test_the_real_pump_reads_exactly_what_the_child_wrote(tmp_path):
     data = pipe.content(7, 0, 3 * MIB + 17)
