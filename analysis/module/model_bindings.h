@@ -39,6 +39,8 @@ T value_or_throw(Result<T> result) {
 
 // Records an exception raised by a callback, to be raised by raise_callback_errors(). Needs the GIL.
 void keep_callback_error(pybind11::error_already_set& error);
+// Records a new exception of `type` (e.g. PyExc_ValueError) about what a callback returned. Takes the GIL.
+void keep_callback_error(PyObject* type, const std::string& message);
 // Raises the first exception a callback raised since the last call, if any (and forgets the others).
 void raise_callback_errors();
 
@@ -63,11 +65,8 @@ class PythonCallable {
     try {
       return result->template cast<R>();
     } catch (const pybind11::cast_error&) {
-      PyErr_SetString(PyExc_TypeError, ("a callback returned " + std::string(pybind11::repr(*result)) +
-                                        ", which is not a " + pybind11::type_id<R>())
-                                           .c_str());
-      pybind11::error_already_set error;
-      keep_callback_error(error);
+      keep_callback_error(PyExc_TypeError, "a callback returned " + std::string(pybind11::repr(*result)) +
+                                               ", which is not a " + pybind11::type_id<R>());
       return fallback;
     }
   }

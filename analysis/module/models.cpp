@@ -20,6 +20,13 @@ void keep_callback_error(py::error_already_set& error) {
   py::reinterpret_borrow<py::list>(callback_errors).append(error.value());
 }
 
+void keep_callback_error(PyObject* type, const std::string& message) {
+  py::gil_scoped_acquire gil;
+  PyErr_SetString(type, message.c_str());
+  py::error_already_set error;
+  keep_callback_error(error);
+}
+
 void raise_callback_errors() {
   auto errors = py::reinterpret_borrow<py::list>(callback_errors);
   if (errors.empty()) return;

@@ -37,7 +37,13 @@ std::function<double()> completion_delay(const py::object& delay) {
   if (delay.is_none()) return nullptr;
   if (PyCallable_Check(delay.ptr())) {
     PythonCallable draw(delay.cast<py::function>());
-    return [draw] { return draw.call_or<double>(0.0); };
+    return [draw] {
+      const auto seconds = draw.call_or<double>(0.0);
+      if (seconds >= 0) return seconds;
+      keep_callback_error(PyExc_ValueError,
+                          "completion_delay returned " + std::to_string(seconds) + " seconds, expected >= 0");
+      return 0.0;
+    };
   }
   const auto seconds = delay.cast<double>();
   if (!(seconds >= 0)) {

@@ -82,9 +82,11 @@ def test_an_exception_in_the_delay_callable_is_raised_by_run_pipeline():
         git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=broken)
 
 
-def test_a_delay_callable_returning_a_non_number_is_a_type_error():
+def test_a_delay_callable_must_return_a_non_negative_number():
     with pytest.raises(TypeError, match="'soon'"):
         git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=lambda: "soon")
+    with pytest.raises(ValueError, match="expected >= 0"):
+        git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=lambda: -1.0)
 
 
 @pytest.mark.skipif(shutil.which("cat") is None, reason="needs cat")
