@@ -37,6 +37,28 @@ std::vector<std::string> strategy_names() {
   return names;
 }
 
+// An Executor written in Python: a subclass's execute(call) accepts the call by returning (anything but
+// False) and rejects it by returning False. An exception it raises rejects the call too, and is raised by
+// the Dispatcher method that handed the call over. It runs outside the dispatcher's lock, so it may call
+// back into the Dispatcher (run the call inline and finish it, as OkHttp's AsyncCall does).
+class PythonExecutor : public Executor {
+ public:
+  Status execute(const CallPtr& call) override {
+    py::gil_scoped_acquire gil;
+    const py::function execute = py::get_override(static_cast<const Executor*>(this), "execute");
+    if (!execute)
+      return Status::Error("the executor has no execute(call) method: " + call->name() + " rejected");
+    try {
+      const py::object accepted = execute(call);
+      if (accepted.is(py::bool_(false))) return Status::Error("the executor rejected " + call->name());
+      return Status::OK();
+    } catch (py::error_already_set& error) {
+      keep_callback_error(error);
+      return Status::Error("the executor raised on " + call->name());
+    }
+  }
+};
+
 // The failure callback a Call carries, calling `on_failure(call, message)` in Python. The C++ callback is
 // given a `const Call&`; `self` (set once the call exists) turns it back into the shared CallPtr, so the
 // Python object it receives owns the call and stays valid whatever Python keeps it for.
@@ -99,8 +121,16 @@ void bind_call(py::module_& m) {
 }
 
 void bind_executors(py::module_& m) {
-  const py::class_<Executor> executor(
-      m, "Executor", "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService).");
+  py::class_<Executor, PythonExecutor>(
+      m, "Executor",
+      "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService). Subclass it in Python "
+      "and "
+      "define execute(self, call): return False to reject the call (the Dispatcher then fails it), anything "
+      "else to accept it; whoever runs an accepted call calls Dispatcher.finished(call). execute runs "
+      "outside "
+      "the dispatcher's lock and may call back into the Dispatcher; an exception it raises rejects the call "
+      "and is raised by the Dispatcher method that handed the call over.")
+      .def(py::init<>(), "An executor whose execute(call) a Python subclass defines.");
 
   py::class_<RecordingExecutor, Executor>(
       m, "RecordingExecutor",

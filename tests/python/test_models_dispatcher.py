@@ -261,6 +261,73 @@ def test_the_executor_outlives_a_dispatcher_made_from_a_temporary():
     assert [c.name for c in dispatcher.running_async_calls()] == ["a"]
 
 
+class ScriptedExecutor(d.Executor):
+    """reentrancy_test.cpp's executor, in Python: record each call, run it inline, or reject it."""
+
+    def __init__(self):
+        super().__init__()
+        self.dispatcher = None
+        self.mode = "record"
+        self.handed = []
+
+    def execute(self, call):
+        self.handed.append(call.name)
+        if self.mode == "inline":  # AsyncCall.execute(): run, then finished(this), before returning
+            self.dispatcher.finished(call)
+        return self.mode != "reject"
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_python_executor_may_call_back_into_the_dispatcher(strategy):
+    executor = ScriptedExecutor()
+    dispatcher = d.Dispatcher(executor, strategy)
+    executor.dispatcher = dispatcher
+    idle = []
+    dispatcher.set_idle_callback(lambda: idle.append(dispatcher.running_calls_count()))
+    executor.mode = "inline"
+    for path in (1, 2, 3):
+        dispatcher.enqueue(d.Call("a", f"a/{path}"))
+    assert executor.handed == ["a/1", "a/2", "a/3"]
+    assert idle == [0, 0, 0], "each enqueue ran its call to completion and left the dispatcher idle"
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_failure_callback_enqueues_a_retry_that_waits_for_the_failed_calls_slot(strategy):
+    """reentrancy_test.cpp: the failed call keeps its slot until finished, so the retry waits."""
+    executor = ScriptedExecutor()
+    dispatcher = d.Dispatcher(executor, strategy)
+    dispatcher.set_max_requests(1)
+    running = lambda: [c.name for c in dispatcher.running_async_calls()]  # noqa: E731
+    seen = []
+
+    def retry(failed, message):
+        seen.append((failed.name, running()))
+        dispatcher.enqueue(d.Call(failed.host, failed.host + "/retry"))
+        executor.mode = "record"
+
+    a1 = d.Call("a", "a/1")
+    dispatcher.enqueue(a1)
+    dispatcher.enqueue(d.Call("b", "b/1", on_failure=retry))
+    executor.mode = "reject"
+    dispatcher.finished(a1)  # promotes b/1, rejected; its retry runs once b/1 is finished
+    assert seen == [("b/1", ["b/1"])]
+    assert executor.handed == ["a/1", "b/1", "b/retry"]
+    assert running() == ["b/retry"]
+
+
+def test_an_exception_in_a_python_executor_rejects_the_call_and_is_raised():
+    class Broken(d.Executor):
+        def execute(self, call):
+            raise KeyError(call.name)
+
+    failed = []
+    dispatcher = d.Dispatcher(Broken(), "indexed")
+    with pytest.raises(KeyError, match="a/1"):
+        dispatcher.enqueue(d.Call("a", "a/1", on_failure=lambda call, message: failed.append(message)))
+    assert failed == ["interrupted I/O: executor rejected call a/1: the executor raised on a/1"]
+    assert dispatcher.running_calls_count() == 0
+
+
 def test_docstrings_say_what_each_method_does():
     for cls in (d.Dispatcher, d.Call, d.RecordingExecutor):
         assert cls.__doc__
