@@ -97,10 +97,10 @@ void bind_spans(py::module_& m) {
           "__and__", [](const Spans& a, const Spans& b) { return a & b; }, py::is_operator(), "Intersection.")
       .def(
           "__iadd__", [](Spans& a, const Spans& b) -> Spans& { return a += b; }, py::is_operator(),
-          "In-place union.")
+          py::return_value_policy::reference_internal, "In-place union.")
       .def(
           "__isub__", [](Spans& a, const Spans& b) -> Spans& { return a -= b; }, py::is_operator(),
-          "In-place difference.")
+          py::return_value_policy::reference_internal, "In-place difference.")
       .def(
           "__eq__", [](const Spans& a, const Spans& b) { return a.spans() == b.spans(); }, py::is_operator(),
           "Whether both hold the same integers.")

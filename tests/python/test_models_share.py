@@ -19,7 +19,7 @@ def test_tahoe_basic():
     s2.add(10, 2)
     assert 10 in s2 and 10 not in s1
     assert s2.each() == [3, 4, 5, 6, 10, 11] and s2.len() == 6
-    s2.add(15, 2).add(20, 2)
+    assert s2.add(15, 2).add(20, 2) is s2
     assert s2.each() == [3, 4, 5, 6, 10, 11, 15, 16, 20, 21] and len(s2) == 10
     s2.remove(4, 3).remove(15, 1)
     assert s2.each() == [3, 10, 11, 16, 20, 21] and len(s2) == 6
@@ -44,8 +44,11 @@ def test_tahoe_math():
     assert (s1 + s2).each() == list(range(10))
     assert (s2 + s3).each() == [5, 6, 7, 8, 9, 10, 11]
     s = s1.__copy__()
+    alias = s
     s -= s2
-    assert s.each() == [0, 1, 2, 3, 4, 8, 9]
+    assert s.each() == [0, 1, 2, 3, 4, 8, 9] and alias is s, "in place, as for a Python set"
+    s += Spans(20, 1)
+    assert alias is s and 20 in alias
     assert s1 == Spans(0, 10), "-= changed the copy only"
 
 
