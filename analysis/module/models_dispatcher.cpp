@@ -1,15 +1,16 @@
 // perflab.models.dispatcher: the OkHttp Dispatcher model (models/dispatcher) bound as it is, with the
-// recording executor of OkHttp's DispatcherTest, so Python can enqueue calls, finish them, change the
-// limits and watch which calls were handed off, in which order, under each strategy.
+// recording executor of OkHttp's DispatcherTest (or an executor written in Python), so Python can enqueue
+// calls, finish them, cancel them, change the limits and watch which calls were handed off, in which
+// order, under each strategy.
 //
 // Drive one Dispatcher from one Python thread: the GIL is held across every call into it, so its callbacks
-// (idle, failure) run on that thread, outside the dispatcher's lock, like in the C++ behaviour tests.
+// (executor, idle, failure, lock observer) run on that thread, outside the dispatcher's lock, as in the C++
+// behaviour tests.
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include "analysis/module/model_bindings.h"
@@ -82,12 +83,14 @@ CallPtr make_call(std::string host, const std::optional<std::string>& name, bool
   return call;
 }
 
-// A Dispatcher method that returns a Status: ValueError on error, then any error a callback raised.
+// A Dispatcher method that returns a Status: raises what a callback raised during it, if anything, else
+// ValueError if the status is an error.
 template <typename Arg>
 auto checked(Status (Dispatcher::*method)(Arg)) {
   return [method](Dispatcher& self, Arg arg) {
-    throw_if_error((self.*method)(std::forward<Arg>(arg)));
+    const Status status = (self.*method)(std::forward<Arg>(arg));
     raise_callback_errors();
+    throw_if_error(status);
   };
 }
 
@@ -123,13 +126,11 @@ void bind_call(py::module_& m) {
 void bind_executors(py::module_& m) {
   py::class_<Executor, PythonExecutor>(
       m, "Executor",
-      "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService). Subclass it in Python "
-      "and "
-      "define execute(self, call): return False to reject the call (the Dispatcher then fails it), anything "
-      "else to accept it; whoever runs an accepted call calls Dispatcher.finished(call). execute runs "
-      "outside "
-      "the dispatcher's lock and may call back into the Dispatcher; an exception it raises rejects the call "
-      "and is raised by the Dispatcher method that handed the call over.")
+      "Where the Dispatcher sends the calls it promotes (OkHttp's ExecutorService). Subclass it in "
+      "Python and define execute(self, call): return False to reject the call (the Dispatcher then fails "
+      "it), anything else to accept it; whoever runs an accepted call calls Dispatcher.finished(call). "
+      "execute runs outside the dispatcher's lock and may call back into the Dispatcher; an exception it "
+      "raises rejects the call and is raised by the Dispatcher method that handed the call over.")
       .def(py::init<>(), "An executor whose execute(call) a Python subclass defines.");
 
   py::class_<RecordingExecutor, Executor>(
