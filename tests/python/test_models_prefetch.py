@@ -3,6 +3,7 @@ classpath returns the names tests/prefetch/jgit_fetch3_test.cpp pins for org.ecl
 hand-made graphs it returns the replies of tests/prefetch/prefetch_server_test.cpp."""
 
 import pathlib
+import re
 
 import pytest
 
@@ -57,6 +58,19 @@ CLONE_DEPTH_2 = [
     "org.eclipse.jgit.pgm.Die",
     "org.eclipse.jgit.util.SystemReader",
 ]
+
+
+
+def names_pinned_in_the_cpp_test(constant):
+    """The string literals of `const Names <constant> = {...};` in tests/prefetch/jgit_fetch3_test.cpp."""
+    source = (ROOT / "tests" / "prefetch" / "jgit_fetch3_test.cpp").read_text()
+    body = re.search(r"const Names " + constant + r" = \{(.*?)\};", source, re.S).group(1)
+    return re.findall(r'"([^"]+)"', body)
+
+
+def test_the_expected_names_are_the_cpp_tests():
+    assert names_pinned_in_the_cpp_test("kCloneDepth1") == CLONE_DEPTH_1
+    assert names_pinned_in_the_cpp_test("kCloneDepth2") == CLONE_DEPTH_2
 
 
 @pytest.fixture(scope="module")
