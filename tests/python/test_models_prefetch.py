@@ -60,7 +60,6 @@ CLONE_DEPTH_2 = [
 ]
 
 
-
 def names_pinned_in_the_cpp_test(constant):
     """The string literals of `const Names <constant> = {...};` in tests/prefetch/jgit_fetch3_test.cpp."""
     source = (ROOT / "tests" / "prefetch" / "jgit_fetch3_test.cpp").read_text()
