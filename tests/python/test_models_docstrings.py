@@ -31,9 +31,10 @@ def test_every_public_member_has_a_docstring(study):
     assert module.__doc__
     undocumented = []
     for name, member in public_members(module):
-        doc = getattr(member, "__doc__", None)
-        # pybind11 puts the signature on the first line; a docstring is more than that.
-        if not doc or len(doc.strip().splitlines()) < (3 if callable(member) and not inspect.isclass(member) else 1):
+        doc = (getattr(member, "__doc__", None) or "").strip()
+        # pybind11 puts a function's signature on the first line; its docstring comes after a blank line.
+        is_function = callable(member) and not inspect.isclass(member)
+        if len(doc.splitlines()) < (3 if is_function else 1):
             undocumented.append(name)
     assert undocumented == []
 

@@ -1,6 +1,6 @@
-"""perflab.models.pipe: one transfer through the bound C++ pipeline gives the figures tests/pipe/pipeline_test.cpp
-checks (the 'none' control at 16 MiB/s, the poll-tick headline shape, conservation), and the real pump reads
-exactly what a real child wrote (tests/pipe/real_pump_test.cpp)."""
+"""perflab.models.pipe: one transfer through the bound C++ pipeline gives the figures that
+tests/pipe/pipeline_test.cpp checks (the 'none' control at 16 MiB/s, the poll-tick headline shape,
+conservation), and the real pump reads exactly what a real child wrote (tests/pipe/real_pump_test.cpp)."""
 
 import shutil
 
