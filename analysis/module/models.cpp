@@ -1,5 +1,5 @@
-// perflab.models: one binder per model (models_<study>.cpp), gathered here, and the list where callback
-// errors wait to be raised (model_bindings.h).
+// perflab.models: one binder per model (models_<study>.cpp), gathered here, and where callback errors wait
+// to be raised (model_bindings.h).
 #include "analysis/module/bindings.h"
 #include "analysis/module/model_bindings.h"
 
@@ -10,14 +10,21 @@ namespace py = pybind11;
 namespace perflab::python {
 namespace {
 
-// Exceptions raised by callbacks, oldest first. The list belongs to the module (its attribute
-// _callback_errors), which lives as long as the interpreter; this is a borrowed handle to it.
+// Exceptions raised by callbacks, per thread (a callback runs on the thread that called the model, so a
+// thread never raises another's), oldest first, in the list `errors` of a threading.local. The module owns
+// it (its attribute _callback_errors) and lives as long as the interpreter; this is a borrowed handle.
 py::handle callback_errors;
+
+py::list this_threads_callback_errors() {
+  py::handle local = callback_errors;
+  if (!py::hasattr(local, "errors")) local.attr("errors") = py::list();
+  return local.attr("errors");
+}
 
 }  // namespace
 
 void keep_callback_error(py::error_already_set& error) {
-  py::reinterpret_borrow<py::list>(callback_errors).append(error.value());
+  this_threads_callback_errors().append(error.value());
 }
 
 void keep_callback_error(PyObject* type, const std::string& message) {
@@ -28,7 +35,7 @@ void keep_callback_error(PyObject* type, const std::string& message) {
 }
 
 void raise_callback_errors() {
-  auto errors = py::reinterpret_borrow<py::list>(callback_errors);
+  py::list errors = this_threads_callback_errors();
   if (errors.empty()) return;
   py::object first = errors[0];
   PyList_SetSlice(errors.ptr(), 0, static_cast<Py_ssize_t>(errors.size()), nullptr);
@@ -37,7 +44,7 @@ void raise_callback_errors() {
 }
 
 void bind_models(py::module_& models) {
-  py::list errors;
+  py::object errors = py::module_::import("threading").attr("local")();
   models.attr("_callback_errors") = errors;
   callback_errors = errors;
   bind_dispatcher(models);

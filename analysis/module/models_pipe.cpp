@@ -4,6 +4,7 @@
 // a real child process. Units are base units: bytes, seconds, bytes/s.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,9 +102,14 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
 
   pipe::EventLoop loop;
   pipe::Pipeline pipeline(o, loop, nullptr);
-  Result<double> end = loop.run(pipeline.processes());
+  std::optional<Result<double>> end;
+  {
+    // Other Python threads run meanwhile; a delay callable takes the GIL back for each draw.
+    py::gil_scoped_release release;
+    end.emplace(loop.run(pipeline.processes()));
+  }
   raise_callback_errors();
-  throw_if_error(end.status());
+  throw_if_error(end->status());
   return pipeline.result();
 }
 

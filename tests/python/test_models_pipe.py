@@ -2,6 +2,7 @@
 tests/pipe/pipeline_test.cpp checks (the 'none' control at 16 MiB/s, the poll-tick headline shape,
 conservation), and the real pump reads exactly what a real child wrote (tests/pipe/real_pump_test.cpp)."""
 
+import concurrent.futures
 import shutil
 
 import pytest
@@ -87,6 +88,24 @@ def test_a_delay_callable_must_return_a_non_negative_number():
         git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=lambda: "soon")
     with pytest.raises(ValueError, match="expected >= 0"):
         git("nuprocess-iocp", 65536, "windows", "completion-delay", completion_delay=lambda: -1.0)
+
+
+def test_transfers_run_in_python_threads_give_the_sequential_results():
+    """run_pipeline lets go of the GIL while the event loop runs; a callable's error stays in its thread."""
+    sizes = [4120, 8192, 65536, 4120]
+    sequential = [git("nuprocess-iocp", size, "windows", "poll-tick").duration_s for size in sizes]
+
+    def broken():
+        raise ZeroDivisionError("only in this thread")
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        failing = pool.submit(git, "nuprocess-iocp", 65536, "windows", "completion-delay",
+                              completion_delay=broken)
+        threaded = list(pool.map(lambda size: git("nuprocess-iocp", size, "windows", "poll-tick").duration_s,
+                                 sizes))
+        with pytest.raises(ZeroDivisionError):
+            failing.result()
+    assert threaded == sequential
 
 
 @pytest.mark.skipif(shutil.which("cat") is None, reason="needs cat")
