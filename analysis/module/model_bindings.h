@@ -6,8 +6,8 @@
 // Callbacks: the models call them on the thread that called the model, outside any model lock. The wrapper
 // takes the GIL (a no-op when the thread already holds it) and keeps the callable alive as long as the model
 // keeps the std::function. An exception raised by the callable is not thrown through the model, whose lists
-// would be left half-updated; it is kept, the model finishes its step, and the bound method that led to the
-// callback raises it (raise_callback_errors()).
+// would be left half-updated; it is kept (per thread), the model finishes its step, and the bound method
+// that led to the callback raises it (raise_callback_errors()).
 #pragma once
 
 #include <memory>
