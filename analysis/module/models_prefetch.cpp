@@ -1,6 +1,7 @@
 // perflab.models.prefetch: Jenkins Remoting's class-file scanner and the tunable prefetch of PR #721
 // (models/prefetch) bound as they are: scan a class file's constant pool, open a real classpath, build its
-// dependency graph and ask a PrefetchServer what fetch3 sends for a class, in reply order.
+// dependency graph and ask a PrefetchServer what fetch3 sends for a class, in reply order; and, on the
+// agent's side, replay a captured class-load trace through the RemoteClassLoader to count RPCs.
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,17 +11,23 @@
 
 #include "analysis/module/model_bindings.h"
 #include "models/prefetch/class_file.h"
+#include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
 #include "models/prefetch/classpath_file.h"
 #include "models/prefetch/dependency_graph.h"
+#include "models/prefetch/direct_channel.h"
+#include "models/prefetch/initiation_order.h"
 #include "models/prefetch/prefetch_server.h"
+#include "models/prefetch/remote_class_loader.h"
 #include "models/prefetch/sent_class.h"
+#include "models/prefetch/workload.h"
 
 namespace py = pybind11;
 
 namespace perflab::python {
 namespace {
 
+using prefetch::AgentStats;
 using prefetch::ClassNode;
 using prefetch::Classpath;
 using prefetch::DependencyGraph;
@@ -293,6 +300,63 @@ void bind_server(py::module_& m) {
           "The server's counts so far (a copy).");
 }
 
+// The classes a captured run loads (a JDK -Xlog:class+load log), each once, from the classpath's JARs, in
+// `order`: "initiated" (the order the agent asks for them, supertypes after the class that needs them) or
+// "logged" (the log's order). The scenario's workload (scenarios/prefetch/jgit_inputs.cpp) is this.
+std::vector<std::string> workload(const std::string& trace_path, const Classpath& classpath,
+                                  const DependencyGraph& graph, const std::string& order) {
+  const prefetch::TraceOrder trace_order = value_or_throw(prefetch::parse_trace_order(order));
+  const std::vector<prefetch::TracedClassLoad> logged =
+      value_or_throw(prefetch::read_class_load_trace(trace_path));
+  std::vector<std::string> jar_paths;
+  jar_paths.reserve(classpath.jar_count());
+  for (int jar = 0; jar < classpath.jar_count(); ++jar) jar_paths.push_back(classpath.jar(jar).path());
+  if (trace_order == prefetch::TraceOrder::kLogged) return prefetch::make_workload(logged, jar_paths).classes;
+  const auto header_of = [&graph](const std::string& name) { return graph.header(name); };
+  return prefetch::make_workload(prefetch::initiation_order(logged, header_of), jar_paths).classes;
+}
+
+// The agent loads `classes` in order through a fresh channel to a fresh server (in-process: downloads are
+// instant), as the study's counting replay does.
+AgentStats replay(const DependencyGraph& graph, const std::vector<std::string>& classes, int prefetch_depth,
+                  int prune_threshold, const std::string& traversal, const std::string& jar_cache) {
+  PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
+  prefetch::DirectChannel channel(server);
+  prefetch::RemoteClassLoader loader(channel, value_or_throw(prefetch::parse_jar_cache(jar_cache)));
+  loader.load_all(classes);
+  return loader.stats();
+}
+
+void bind_agent(py::module_& m) {
+  py::class_<AgentStats>(m, "AgentStats", "What the agent's RemoteClassLoader counted over a replay.")
+      .def_readonly("rpcs", &AgentStats::rpcs, "Round trips: fetch3 calls plus extra fetch calls.")
+      .def_readonly("fetch3_calls", &AgentStats::fetch3_calls, "fetch3 requests (class misses).")
+      .def_readonly("extra_fetches", &AgentStats::extra_fetches,
+                    "Prefetch hits whose JAR was not in the cache yet (one fetch each).")
+      .def_readonly("classes_prefetched", &AgentStats::classes_prefetched,
+                    "Sum of fetch3 reply sizes, requested classes included (as the PR counts).")
+      .def_readonly("prefetch_hits", &AgentStats::prefetch_hits, "Loads answered from prefetched hints.")
+      .def_readonly("bytes_prefetched", &AgentStats::bytes_prefetched,
+                    "Class-file bytes of the non-requested classes received.")
+      .def_readonly("jar_downloads", &AgentStats::jar_downloads, "JARs downloaded (cold cache).")
+      .def_readonly("classes_defined", &AgentStats::classes_defined, "Classes defined.")
+      .def_readonly("classes_not_found", &AgentStats::classes_not_found,
+                    "fetch3 replies that came back empty.");
+
+  m.def("workload", &workload, py::arg("trace"), py::arg("classpath"), py::arg("graph"),
+        py::arg("order") = "initiated",
+        "The class names a captured run loads, each once, from the classpath's JARs (the scenario's "
+        "workload).\n\n"
+        "trace: a JDK -Xlog:class+load log, e.g. scenarios/prefetch/data/jgit-clone.classload.log.\n"
+        "classpath, graph: the controller's Classpath and its DependencyGraph (for the supertypes).\n"
+        "order: 'initiated' (the order the agent asks for them) or 'logged' (the log's order).");
+  m.def("replay", &replay, py::arg("graph"), py::arg("classes"), py::arg("prefetch_depth") = 1,
+        py::arg("prune_threshold") = 1, py::arg("traversal") = "dfs", py::arg("jar_cache") = "warm",
+        "Loads `classes` in order on an agent (RemoteClassLoader) talking in-process to a fresh "
+        "PrefetchServer with these options, and returns the agent's AgentStats. jar_cache: 'warm' (every "
+        "JAR local) or 'cold' (JARs downloaded on first use).");
+}
+
 }  // namespace
 
 void bind_prefetch(py::module_& models) {
@@ -304,6 +368,7 @@ void bind_prefetch(py::module_& models) {
   bind_classpath(m);
   bind_graph(m);
   bind_server(m);
+  bind_agent(m);
   m.def(
       "traversals",
       [] {

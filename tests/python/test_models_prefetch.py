@@ -133,6 +133,32 @@ def test_a_missing_jar_is_a_value_error_naming_it(tmp_path):
         prefetch.Classpath.from_file(str(listing))
 
 
+@pytest.mark.parametrize("depth, rpcs, prefetched, logged_rpcs", [
+    (0, 704, 704, 704), (1, 354, 944, 370), (2, 264, 1060, 280), (10, 155, 1240, 153),
+])
+def test_replaying_the_captured_clone_gives_the_pinned_counts(classpath, jgit, depth, rpcs, prefetched,
+                                                             logged_rpcs):
+    """CountsPerDepthArePinnedInBothReplayOrders in tests/prefetch/jgit_workload_test.cpp: warm JAR cache,
+    dfs, prune threshold 1."""
+    trace = str(ROOT / "scenarios" / "prefetch" / "data" / "jgit-clone.classload.log")
+    initiated = prefetch.workload(trace, classpath, jgit)
+    logged = prefetch.workload(trace, classpath, jgit, order="logged")
+    assert len(initiated) == len(logged) == 704 and sorted(initiated) == sorted(logged)
+    stats = prefetch.replay(jgit, initiated, prefetch_depth=depth)
+    assert (stats.rpcs, stats.classes_prefetched) == (rpcs, prefetched)
+    assert stats.classes_defined == 704 and stats.rpcs + stats.prefetch_hits == 704
+    assert prefetch.replay(jgit, logged, prefetch_depth=depth).rpcs == logged_rpcs
+
+
+def test_a_bad_trace_or_order_is_a_value_error(classpath, jgit, tmp_path):
+    with pytest.raises(ValueError, match="initiated"):
+        prefetch.workload(str(CLASSPATH_FILE), classpath, jgit, order="random")
+    with pytest.raises(ValueError, match="/nonexistent/trace.log"):
+        prefetch.workload("/nonexistent/trace.log", classpath, jgit)
+    with pytest.raises(ValueError, match="cold"):
+        prefetch.replay(jgit, [], jar_cache="tepid")
+
+
 def two_jars():
     """JAR 0: A B C D, JAR 1: X Y; A refers to the JDK too (prefetch_server_test.cpp)."""
     return prefetch.DependencyGraph.from_nodes([
