@@ -1,0 +1,238 @@
+// perflab.models.pipe: the pipe study's model (models/pipe) bound as it is. run_pipeline() wires one
+// experiment (a writer, the pipe under study, a pump reading it) and runs it on the model's own event loop
+// in simulated time, with no SimGrid; run_real_pump() runs the real Linux pump (NuProcess's epoll loop) on
+// a real child process. Units are base units: bytes, seconds, bytes/s.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "analysis/module/model_bindings.h"
+#include "models/pipe/bytes.h"
+#include "models/pipe/event_loop.h"
+#include "models/pipe/pipeline.h"
+#include "models/pipe/real_pump.h"
+#include "models/pipe/replay_writer.h"
+
+namespace py = pybind11;
+
+namespace perflab::python {
+namespace {
+
+using pipe::PipelineOptions;
+using pipe::PipelineResult;
+using pipe::RealPumpOptions;
+using pipe::RealPumpResult;
+
+size_t byte_count(int64_t value, const char* what) {
+  if (value < 0)
+    throw py::value_error(std::string(what) + " must be >= 0 bytes, got " + std::to_string(value));
+  return static_cast<size_t>(value);
+}
+
+// None: no delay given; a number: that constant D in seconds; a callable: called for each D.
+std::function<double()> completion_delay(const py::object& delay) {
+  if (delay.is_none()) return nullptr;
+  if (PyCallable_Check(delay.ptr())) {
+    PythonCallable draw(delay.cast<py::function>());
+    return [draw] {
+      const auto seconds = draw.call_or<double>(0.0);
+      if (seconds >= 0) return seconds;
+      keep_callback_error(PyExc_ValueError,
+                          "completion_delay returned " + std::to_string(seconds) + " seconds, expected >= 0");
+      return 0.0;
+    };
+  }
+  const auto seconds = delay.cast<double>();
+  if (!(seconds >= 0)) {
+    throw py::value_error("completion_delay must be >= 0 seconds, got " + std::to_string(seconds));
+  }
+  return [seconds] { return seconds; };
+}
+
+// None: no trace; a str or path: a trace file (time_s,bytes); else a list of (time_s, bytes) writes, checked
+// by the same parser as a trace file.
+std::vector<pipe::WriteEvent> trace_events(const py::object& trace) {
+  if (trace.is_none()) return {};
+  if (py::isinstance<py::str>(trace) || py::hasattr(trace, "__fspath__")) {
+    return value_or_throw(pipe::load_trace(py::str(trace).cast<std::string>()));
+  }
+  std::string text = "time_s,bytes\n";
+  for (const py::handle write : trace) {
+    const auto pair = write.cast<py::tuple>();
+    if (pair.size() != 2) {
+      throw py::value_error("trace: each write is (time_s, bytes), got " + std::string(py::repr(write)));
+    }
+    text += std::string(py::repr(py::float_(pair[0]))) + "," + std::string(py::str(py::int_(pair[1]))) + "\n";
+  }
+  return value_or_throw(pipe::parse_trace(text, "trace"));
+}
+
+PipelineResult run_pipeline(const std::string& platform, const std::string& mechanism,
+                            const std::string& pump, int64_t pipe_buffer, const std::string& writer,
+                            int64_t transfer_bytes, int64_t read_size, double handler_c0, double handler_c1,
+                            double pack_rate, int64_t relay_buffer, int64_t inner_pipe,
+                            double timer_resolution, double timer_phase, const py::object& delay,
+                            int64_t chunk_size, double write_rate, const py::object& trace,
+                            uint64_t content_seed) {
+  PipelineOptions o;
+  o.platform = value_or_throw(pipe::parse_platform(platform));
+  o.mechanism = value_or_throw(pipe::parse_mechanism(mechanism));
+  o.reader.pump = value_or_throw(pipe::parse_pump(pump));
+  o.reader.read_size = byte_count(read_size, "read_size");
+  o.reader.handler_c0 = handler_c0;
+  o.reader.handler_c1 = handler_c1;
+  o.pipe_buffer = byte_count(pipe_buffer, "pipe_buffer");
+  o.writer = value_or_throw(pipe::parse_writer(writer));
+  o.transfer_bytes = byte_count(transfer_bytes, "transfer_bytes");
+  o.pack_rate = pack_rate;
+  o.relay_buffer = byte_count(relay_buffer, "relay_buffer");
+  o.inner_pipe = byte_count(inner_pipe, "inner_pipe");
+  o.timer_resolution = timer_resolution;
+  o.timer_phase = timer_phase;
+  o.completion_delay = completion_delay(delay);
+  o.chunk_size = byte_count(chunk_size, "chunk_size");
+  o.write_rate = write_rate;
+  o.trace = trace_events(trace);
+  o.content_seed = content_seed;
+  throw_if_error(pipe::validate(o));
+
+  pipe::EventLoop loop;
+  pipe::Pipeline pipeline(o, loop, nullptr);
+  std::optional<Result<double>> end;
+  {
+    // Other Python threads run meanwhile; a delay callable takes the GIL back for each draw.
+    py::gil_scoped_release release;
+    end.emplace(loop.run(pipeline.processes()));
+  }
+  raise_callback_errors();
+  throw_if_error(end->status());
+  return pipeline.result();
+}
+
+RealPumpResult run_real_pump(std::vector<std::string> argv, const py::bytes& stdin_data, int64_t pipe_size,
+                             int64_t read_size, double timeout_s) {
+  if (argv.empty())
+    throw py::value_error("run_real_pump: argv is empty, expected a program and its arguments");
+  RealPumpOptions o;
+  o.argv = std::move(argv);
+  o.stdin_data = stdin_data;
+  o.pipe_size = byte_count(pipe_size, "pipe_size");
+  o.read_size = byte_count(read_size, "read_size");
+  o.timeout_s = timeout_s;
+  std::optional<Result<RealPumpResult>> result;
+  {
+    py::gil_scoped_release release;
+    result.emplace(pipe::run_real_pump(o));
+  }
+  return value_or_throw(std::move(*result));
+}
+
+void bind_results(py::module_& m) {
+  py::class_<PipelineResult>(m, "PipelineResult", "What one simulated transfer measured.")
+      .def_readonly("duration_s", &PipelineResult::duration_s, "Seconds until the reader saw end of stream.")
+      .def_readonly("bytes", &PipelineResult::bytes,
+                    "Bytes the reader got (pack data plus side-band framing for git).")
+      .def_readonly("payload_bytes", &PipelineResult::payload_bytes, "Pack (or written) bytes moved.")
+      .def_readonly("reads", &PipelineResult::reads, "Completed reads that returned bytes.")
+      .def_readonly("poll_sleeps", &PipelineResult::poll_sleeps, "Sleep(1) calls of the emulated poll (H2).")
+      .def_readonly("delayed_completions", &PipelineResult::delayed_completions, "Reads held back by H1.")
+      .def_readonly("writer_blocked_s", &PipelineResult::writer_blocked_s,
+                    "Seconds the writer of the pipe under study waited on it.")
+      .def_readonly("conserved", &PipelineResult::conserved,
+                    "Whether the checksum of what the reader got equals that of what was written.")
+      .def_property_readonly(
+          "throughput",
+          [](const PipelineResult& r) { return static_cast<double>(r.payload_bytes) / r.duration_s; },
+          "payload_bytes / duration_s, in bytes/s.");
+
+  py::class_<RealPumpResult>(m, "RealPumpResult", "What the real pump read from a real child.")
+      .def_readonly("bytes", &RealPumpResult::bytes, "Bytes read.")
+      .def_property_readonly(
+          "checksum", [](const RealPumpResult& r) { return r.checksum.value(); },
+          "The checksum of every byte read, in order (compare with checksum(data)).")
+      .def_readonly("reads", &RealPumpResult::reads, "Reads that returned bytes.")
+      .def_readonly("pipe_size", &RealPumpResult::pipe_size,
+                    "The pipe size the kernel set, in bytes (F_GETPIPE_SZ).")
+      .def_readonly("seconds", &RealPumpResult::seconds, "Seconds from spawn to end of stream.")
+      .def_readonly("exited", &RealPumpResult::exited,
+                    "True if the child exited; False if a signal killed it.")
+      .def_readonly("exit_status", &RealPumpResult::exit_status, "The child's exit status (-1 if killed).")
+      .def_readonly("signal", &RealPumpResult::signal, "The signal that killed the child, or 0.")
+      .def_property_readonly(
+          "head", [](const RealPumpResult& r) { return py::bytes(r.head); },
+          "The first bytes read (up to 16).");
+}
+
+}  // namespace
+
+void bind_pipe(py::module_& models) {
+  py::module_ m = models.def_submodule(
+      "pipe",
+      "Slow pipe reads on Windows (NuProcess #117 / PR #118), the C++ model: run_pipeline() in simulated "
+      "time, run_real_pump() on a real child, checksum(), content().");
+  bind_results(m);
+  const PipelineOptions d;
+  m.def(
+      "run_pipeline", &run_pipeline, py::arg("platform") = "windows", py::arg("mechanism") = "poll-tick",
+      py::arg("pump") = "nuprocess-iocp", py::arg("pipe_buffer") = d.pipe_buffer, py::arg("writer") = "git",
+      py::arg("transfer_bytes") = d.transfer_bytes, py::arg("read_size") = d.reader.read_size,
+      py::arg("handler_c0") = d.reader.handler_c0, py::arg("handler_c1") = d.reader.handler_c1,
+      py::arg("pack_rate") = d.pack_rate, py::arg("relay_buffer") = d.relay_buffer,
+      py::arg("inner_pipe") = d.inner_pipe, py::arg("timer_resolution") = d.timer_resolution,
+      py::arg("timer_phase") = d.timer_phase, py::arg("completion_delay") = py::none(),
+      py::arg("chunk_size") = d.chunk_size, py::arg("write_rate") = d.write_rate,
+      py::arg("trace") = py::none(), py::arg("content_seed") = d.content_seed,
+      "Runs one transfer on the model's event loop and returns its PipelineResult. ValueError on bad "
+      "parameters (the model's validate()).\n\n"
+      "platform: 'windows' (NPFS pipes) or 'linux'.\n"
+      "mechanism: 'poll-tick' (H2: the emulated poll sleeps to the next timer tick), 'completion-delay' "
+      "(H1: IOCP holds short reads for D) or 'none'; Windows only.\n"
+      "pump: 'nuprocess-iocp' (Windows), 'nuprocess-epoll' (Linux) or 'jdk-blocking'.\n"
+      "pipe_buffer: the pipe under study, bytes (NPFS quota, or Linux pipe size asked).\n"
+      "writer: 'git' (pack-objects -> upload-pack -> pipe), 'fixed' (chunk_size at write_rate) or 'trace'.\n"
+      "transfer_bytes: pack bytes to move (git, fixed).\n"
+      "read_size: bytes per blocking read (jdk-blocking).\n"
+      "handler_c0, handler_c1: the reader's handler cost, seconds per read and per byte.\n"
+      "pack_rate: pack-objects' production, bytes/s (git). relay_buffer: upload-pack's read size, bytes. "
+      "inner_pipe: pack-objects -> upload-pack pipe, bytes (0: the platform's default).\n"
+      "timer_resolution, timer_phase: the Windows timer tick and where its grid starts, seconds.\n"
+      "completion_delay: H1's D in seconds: a number, or a callable returning one per delayed read.\n"
+      "chunk_size: bytes per write, write_rate: bytes/s (fixed).\n"
+      "trace: the writes to replay (trace): a trace file path (time_s,bytes CSV) or a list of "
+      "(time_s, bytes).\n"
+      "content_seed: seeds the generated pack bytes.");
+  const RealPumpOptions r;
+  m.def(
+      "run_real_pump", &run_real_pump, py::arg("argv"), py::arg("stdin") = py::bytes(""),
+      py::arg("pipe_size") = r.pipe_size, py::arg("read_size") = r.read_size,
+      py::arg("timeout_s") = r.timeout_s,
+      "Starts argv (argv[0] looked up in PATH) with stdout on a pipe sized with F_SETPIPE_SZ, reads it with "
+      "NuProcess's level-triggered epoll loop until end of stream and returns a RealPumpResult. "
+      "stdin: bytes written to the child's stdin (at most 64 KiB). pipe_size, read_size: bytes. "
+      "timeout_s: a deadline for the whole run, in seconds; a child still running then is killed and "
+      "ValueError is raised, as for a program that cannot start.");
+  m.def(
+      "checksum",
+      [](const py::bytes& data) {
+        const auto text = static_cast<std::string_view>(data);
+        pipe::Checksum sum;
+        sum.add(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+        return sum.value();
+      },
+      py::arg("data"), "The model's order-sensitive checksum of `data` (bytes), as RealPumpResult.checksum.");
+  m.def(
+      "content",
+      [](uint64_t seed, uint64_t offset, size_t size) {
+        const pipe::Bytes bytes = pipe::content(seed, offset, size);
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      py::arg("seed"), py::arg("offset"), py::arg("size"),
+      "The model's deterministic stand-in for pack data: `size` bytes from stream offset `offset` of stream "
+      "`seed`.");
+}
+
+}  // namespace perflab::python

@@ -1,0 +1,194 @@
+"""perflab.models.prefetch: the bound C++ class-file scanner and PrefetchServer. fetch3 on the real JGit
+classpath returns the names tests/prefetch/jgit_fetch3_test.cpp pins for org.eclipse.jgit.pgm.Clone; on
+hand-made graphs it returns the replies of tests/prefetch/prefetch_server_test.cpp."""
+
+import pathlib
+import re
+
+import pytest
+
+from perflab.models import prefetch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLASSPATH_FILE = ROOT / "scenarios" / "prefetch" / "data" / "jgit-clone.classpath"
+
+# The same lists as kCloneDepth1 and kCloneDepth2 in tests/prefetch/jgit_fetch3_test.cpp.
+CLONE_DEPTH_1 = [
+    "org.eclipse.jgit.pgm.Clone",
+    "org.eclipse.jgit.api.CloneCommand",
+    "org.eclipse.jgit.api.CloneCommand$Callback",
+    "org.eclipse.jgit.api.Git",
+    "org.eclipse.jgit.api.errors.InvalidRemoteException",
+    "org.eclipse.jgit.lib.AnyObjectId",
+    "org.eclipse.jgit.lib.Constants",
+    "org.eclipse.jgit.lib.ObjectId",
+    "org.eclipse.jgit.lib.ProgressMonitor",
+    "org.eclipse.jgit.lib.Repository",
+    "org.eclipse.jgit.lib.TextProgressMonitor",
+    "org.eclipse.jgit.pgm.AbstractFetchCommand",
+    "org.eclipse.jgit.pgm.Die",
+    "org.eclipse.jgit.pgm.internal.CLIText",
+    "org.eclipse.jgit.transport.URIish",
+    "org.eclipse.jgit.util.SystemReader",
+    "org.eclipse.jgit.util.io.ThrowingPrintWriter",
+]
+CLONE_DEPTH_2 = [
+    "org.eclipse.jgit.pgm.Clone",
+    "org.eclipse.jgit.api.CloneCommand",
+    "org.eclipse.jgit.api.CloneCommand$Callback",
+    "org.eclipse.jgit.api.Git",
+    "org.eclipse.jgit.api.errors.InvalidRemoteException",
+    "org.eclipse.jgit.lib.AnyObjectId",
+    "org.eclipse.jgit.lib.Constants",
+    "org.eclipse.jgit.lib.ObjectId",
+    "org.eclipse.jgit.lib.ProgressMonitor",
+    "org.eclipse.jgit.lib.Repository",
+    "org.eclipse.jgit.lib.TextProgressMonitor",
+    "org.eclipse.jgit.pgm.AbstractFetchCommand",
+    "org.eclipse.jgit.lib.AbbreviatedObjectId",
+    "org.eclipse.jgit.lib.ObjectReader",
+    "org.eclipse.jgit.lib.RefUpdate",
+    "org.eclipse.jgit.lib.RefUpdate$Result",
+    "org.eclipse.jgit.pgm.TextBuiltin",
+    "org.eclipse.jgit.pgm.internal.CLIText",
+    "org.eclipse.jgit.transport.FetchResult",
+    "org.eclipse.jgit.transport.TrackingRefUpdate",
+    "org.eclipse.jgit.transport.URIish",
+    "org.eclipse.jgit.util.io.ThrowingPrintWriter",
+    "org.eclipse.jgit.pgm.Die",
+    "org.eclipse.jgit.util.SystemReader",
+]
+
+
+def names_pinned_in_the_cpp_test(constant):
+    """The string literals of `const Names <constant> = {...};` in tests/prefetch/jgit_fetch3_test.cpp."""
+    source = (ROOT / "tests" / "prefetch" / "jgit_fetch3_test.cpp").read_text()
+    body = re.search(r"const Names " + constant + r" = \{(.*?)\};", source, re.S).group(1)
+    return re.findall(r'"([^"]+)"', body)
+
+
+def test_the_expected_names_are_the_cpp_tests():
+    assert names_pinned_in_the_cpp_test("kCloneDepth1") == CLONE_DEPTH_1
+    assert names_pinned_in_the_cpp_test("kCloneDepth2") == CLONE_DEPTH_2
+
+
+@pytest.fixture(scope="module")
+def classpath():
+    return prefetch.Classpath.from_file(str(CLASSPATH_FILE))
+
+
+@pytest.fixture(scope="module")
+def jgit(classpath):
+    return prefetch.DependencyGraph(classpath)
+
+
+def test_fetch3_on_the_real_clone_class_matches_the_cpp_test(jgit):
+    server = prefetch.PrefetchServer(jgit, prefetch_depth=1, prune_threshold=1)
+    assert server.fetch3("org.eclipse.jgit.pgm.Clone") == CLONE_DEPTH_1
+    assert prefetch.fetch3(jgit, "org.eclipse.jgit.pgm.Clone", prefetch_depth=2) == CLONE_DEPTH_2
+    assert prefetch.fetch3(jgit, "org.eclipse.jgit.pgm.Clone", prefetch_depth=0) == CLONE_DEPTH_1[:1]
+
+
+def test_a_channel_never_sends_a_class_twice(jgit):
+    server = prefetch.PrefetchServer(jgit)
+    first = server.fetch3_reply("org.eclipse.jgit.pgm.Clone")
+    assert [sent.name for sent in first] == CLONE_DEPTH_1
+    assert first[0].image_inline and not any(sent.image_inline for sent in first[1:])
+    assert server.fetch3("org.eclipse.jgit.lib.Repository") == ["org.eclipse.jgit.lib.Repository"] + [
+        name for name in jgit.dependencies("org.eclipse.jgit.lib.Repository")
+        if name in jgit and name not in CLONE_DEPTH_1
+    ]
+    assert server.stats.fetch3_calls == 2
+    assert server.fetch3("java.lang.String") == [], "not on the classpath: empty reply"
+
+
+def test_dependencies_of_real_class_file_bytes(classpath, jgit):
+    repository = prefetch.dependencies(classpath.read_class("org.eclipse.jgit.lib.Repository"))
+    for expected in ["org.eclipse.jgit.lib.ObjectId", "org.eclipse.jgit.lib.Ref",
+                     "org.eclipse.jgit.lib.StoredConfig", "java.io.File", "java.lang.String",
+                     "org.eclipse.jgit.lib.Repository"]:
+        assert expected in repository
+    assert repository == sorted(repository)
+    assert repository == jgit.dependencies("org.eclipse.jgit.lib.Repository")
+    assert "org.eclipse.jgit.pgm.Clone" in classpath and len(classpath) == len(jgit)
+    assert classpath.jar_paths[jgit.jar("org.eclipse.jgit.pgm.Main")].endswith("org.eclipse.jgit.pgm.jar")
+
+
+def test_malformed_class_bytes_are_a_value_error_naming_the_problem(classpath):
+    with pytest.raises(ValueError, match="magic"):
+        prefetch.dependencies(b"not a class file")
+    clone = classpath.read_class("org.eclipse.jgit.pgm.Clone")
+    with pytest.raises(ValueError):
+        prefetch.dependencies(clone[:40])
+    with pytest.raises(ValueError, match="not on the classpath"):
+        classpath.read_class("org.example.Missing")
+
+
+def test_a_missing_jar_is_a_value_error_naming_it(tmp_path):
+    with pytest.raises(ValueError, match="/nonexistent/x.jar"):
+        prefetch.Classpath(["/nonexistent/x.jar"])
+    listing = tmp_path / "bad.classpath"
+    listing.write_text("missing.jar\n")
+    with pytest.raises(ValueError, match="missing.jar"):
+        prefetch.Classpath.from_file(str(listing))
+
+
+@pytest.mark.parametrize("depth, rpcs, prefetched, logged_rpcs", [
+    (0, 704, 704, 704), (1, 354, 944, 370), (2, 264, 1060, 280), (10, 155, 1240, 153),
+])
+def test_replaying_the_captured_clone_gives_the_pinned_counts(classpath, jgit, depth, rpcs, prefetched,
+                                                             logged_rpcs):
+    """CountsPerDepthArePinnedInBothReplayOrders in tests/prefetch/jgit_workload_test.cpp: warm JAR cache,
+    dfs, prune threshold 1."""
+    trace = str(ROOT / "scenarios" / "prefetch" / "data" / "jgit-clone.classload.log")
+    initiated = prefetch.workload(trace, classpath, jgit)
+    logged = prefetch.workload(trace, classpath, jgit, order="logged")
+    assert len(initiated) == len(logged) == 704 and sorted(initiated) == sorted(logged)
+    stats = prefetch.replay(jgit, initiated, prefetch_depth=depth)
+    assert (stats.rpcs, stats.classes_prefetched) == (rpcs, prefetched)
+    assert stats.classes_defined == 704 and stats.rpcs + stats.prefetch_hits == 704
+    assert prefetch.replay(jgit, logged, prefetch_depth=depth).rpcs == logged_rpcs
+
+
+def test_a_bad_trace_or_order_is_a_value_error(classpath, jgit, tmp_path):
+    with pytest.raises(ValueError, match="initiated"):
+        prefetch.workload(str(CLASSPATH_FILE), classpath, jgit, order="random")
+    with pytest.raises(ValueError, match="/nonexistent/trace.log"):
+        prefetch.workload("/nonexistent/trace.log", classpath, jgit)
+    with pytest.raises(ValueError, match="cold"):
+        prefetch.replay(jgit, [], jar_cache="tepid")
+
+
+def two_jars():
+    """JAR 0: A B C D, JAR 1: X Y; A refers to the JDK too (prefetch_server_test.cpp)."""
+    return prefetch.DependencyGraph.from_nodes([
+        ("A", 0, ["A", "B", "C", "X", "java.lang.Object"]),
+        ("B", 0, ["B", "D"]),
+        ("C", 0, ["C", "D", "Y"]),
+        ("D", 0, ["D"]),
+        ("X", 1, ["X", "Y"]),
+        ("Y", 1, ["Y"]),
+    ])
+
+
+def test_hand_made_graphs_give_the_cpp_tests_replies():
+    graph = two_jars()
+    assert prefetch.fetch3(graph, "A", prefetch_depth=0) == ["A"]
+    assert prefetch.fetch3(graph, "A", prefetch_depth=1) == ["A", "B", "C", "X"]
+    assert prefetch.fetch3(graph, "A", prefetch_depth=2) == ["A", "B", "D", "C", "Y", "X"]
+    assert prefetch.fetch3(graph, "A", prefetch_depth=2, traversal="bfs") == ["A", "B", "C", "X", "D", "Y"]
+    server = prefetch.PrefetchServer(graph, traversal="jar")
+    assert server.fetch3("C") == ["C", "A", "B", "D"]
+    assert server.fetch3("Y") == ["Y", "X"]
+    assert server.fetch3("A") == ["A"]
+    assert server.stats.classes_loaded == 6
+
+
+def test_bad_options_are_value_errors():
+    graph = two_jars()
+    with pytest.raises(ValueError, match="dfs, bfs, jar"):
+        prefetch.PrefetchServer(graph, traversal="random")
+    with pytest.raises(ValueError, match="listed twice"):
+        prefetch.DependencyGraph.from_nodes([("A", 0, []), ("A", 0, [])])
+    with pytest.raises(ValueError, match="expected 0 .. 1"):
+        prefetch.PrefetchServer(graph).notify_jar_present(2)
