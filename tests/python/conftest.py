@@ -1,6 +1,7 @@
 """pytest set-up: import perflab from this source tree (analysis/python) and its build (build/python) when
 PYTHONPATH does not already say where (running pytest by hand from the repository); fixtures for the CLI."""
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -8,9 +9,10 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-for path in (ROOT / "analysis" / "python", ROOT / "build" / "python"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+if not os.environ.get("PYTHONPATH"):  # ctest (and an ASan build) say which build to test through PYTHONPATH
+    for path in (ROOT / "analysis" / "python", ROOT / "build" / "python"):
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ failing cell's error if any cell raises. The stored notebook is never written: i
     /usr/bin/python3 tests/python/run_notebook.py analysis/notebooks/prefetch.ipynb
 """
 
+import os
 import sys
 import tempfile
 
@@ -13,6 +14,7 @@ from nbclient.exceptions import CellExecutionError
 
 
 def main(path: str) -> int:
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # the kernel's debugger notice on stderr
     notebook = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory() as scratch:
         client = NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": scratch}})

@@ -18,7 +18,11 @@ from _perflab import models
 from .analysis import Fit, fit_log, fit_power, summarize
 from .runs import read_results, run
 
+# `import perflab.models.share` and `from perflab.models.pipe import run_pipeline` work like real modules.
 sys.modules[__name__ + ".models"] = models
+for _study in ("dispatcher", "prefetch", "share", "pipe"):
+    if hasattr(models, _study):
+        sys.modules[f"{__name__}.models.{_study}"] = getattr(models, _study)
 
 
 def studies() -> list:
