@@ -1,7 +1,8 @@
-// perflab.models: one binder per study (models_<study>.cpp), called by bind_models() in models.cpp, and the
-// few helpers they share: a model's Status becomes a Python ValueError, and a Python callable handed to a
-// model (an idle callback, a failure callback, a delay draw) is wrapped so the model can call it and drop
-// it safely.
+// perflab.models: one binder per study (models_<study>.cpp), which registers itself as studies do
+// (sim/study.h), so bind_models() in models.cpp finds it and a new study's bindings touch no shared file;
+// and the few helpers the binders share: a model's Status becomes a Python ValueError, and a Python callable
+// handed to a model (an idle callback, a failure callback, a delay draw) is wrapped so the model can call it
+// and drop it safely.
 //
 // Callbacks: the models call them on the thread that called the model, outside any model lock. The wrapper
 // takes the GIL (a no-op when the thread already holds it) and keeps the callable alive as long as the model
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 
@@ -21,10 +23,16 @@
 
 namespace perflab::python {
 
-void bind_dispatcher(pybind11::module_& module);
-void bind_prefetch(pybind11::module_& module);
-void bind_share(pybind11::module_& module);
-void bind_pipe(pybind11::module_& module);
+// A binder adds the submodule perflab.models.<study> to `models`, with the study's classes and functions.
+struct ModelBinding {
+  std::string study;
+  void (*bind)(pybind11::module_& models);
+};
+const std::vector<ModelBinding>& model_bindings();  // in study name order
+
+struct ModelBindingRegistration {
+  ModelBindingRegistration(std::string study, void (*bind)(pybind11::module_& models));
+};
 
 // Raises ValueError(status.message()) unless the status is OK.
 inline void throw_if_error(const Status& status) {

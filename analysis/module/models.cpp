@@ -3,12 +3,18 @@
 #include "analysis/module/bindings.h"
 #include "analysis/module/model_bindings.h"
 
+#include <algorithm>
 #include <string>
 
 namespace py = pybind11;
 
 namespace perflab::python {
 namespace {
+
+std::vector<ModelBinding>& registry() {
+  static std::vector<ModelBinding> bindings;
+  return bindings;
+}
 
 // Exceptions raised by callbacks, per thread (a callback runs on the thread that called the model, so a
 // thread never raises another's), oldest first, in the list `errors` of a threading.local. The module owns
@@ -22,6 +28,17 @@ py::list this_threads_callback_errors() {
 }
 
 }  // namespace
+
+ModelBindingRegistration::ModelBindingRegistration(std::string study, void (*bind)(py::module_& models)) {
+  auto& bindings = registry();
+  auto at =
+      std::find_if(bindings.begin(), bindings.end(), [&](const ModelBinding& b) { return b.study > study; });
+  bindings.insert(at, ModelBinding{std::move(study), bind});
+}
+
+const std::vector<ModelBinding>& model_bindings() {
+  return registry();
+}
 
 void keep_callback_error(py::error_already_set& error) {
   this_threads_callback_errors().append(error.value());
@@ -47,17 +64,14 @@ void bind_models(py::module_& models) {
   py::object errors = py::module_::import("threading").attr("local")();
   models.attr("_callback_errors") = errors;
   callback_errors = errors;
-  bind_dispatcher(models);
-  bind_prefetch(models);
-  bind_share(models);
-  bind_pipe(models);
+  for (const auto& binding : model_bindings()) binding.bind(models);
   // def_submodule() makes attributes, not importable modules: list them so that
   // `import _perflab.models.dispatcher` and `from _perflab.models.share import Spans` work too.
   py::dict modules = py::module_::import("sys").attr("modules");
   const std::string prefix = py::str(models.attr("__name__"));
   modules[py::str(prefix)] = models;
-  for (const char* name : {"dispatcher", "prefetch", "share", "pipe"}) {
-    modules[py::str(prefix + "." + name)] = models.attr(name);
+  for (const auto& binding : model_bindings()) {
+    modules[py::str(prefix + "." + binding.study)] = models.attr(binding.study.c_str());
   }
 }
 

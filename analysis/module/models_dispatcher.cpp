@@ -254,8 +254,6 @@ void bind_dispatcher_class(py::module_& m) {
                              "How many times the lock was taken since construction.");
 }
 
-}  // namespace
-
 void bind_dispatcher(py::module_& models) {
   py::module_ m = models.def_submodule(
       "dispatcher",
@@ -265,5 +263,9 @@ void bind_dispatcher(py::module_& models) {
   bind_executors(m);
   bind_dispatcher_class(m);
 }
+
+}  // namespace
+
+const ModelBindingRegistration registration("dispatcher", &bind_dispatcher);
 
 }  // namespace perflab::python

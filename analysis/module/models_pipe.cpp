@@ -167,8 +167,6 @@ void bind_results(py::module_& m) {
           "The first bytes read (up to 16).");
 }
 
-}  // namespace
-
 void bind_pipe(py::module_& models) {
   py::module_ m = models.def_submodule(
       "pipe",
@@ -234,5 +232,9 @@ void bind_pipe(py::module_& models) {
       "The model's deterministic stand-in for pack data: `size` bytes from stream offset `offset` of stream "
       "`seed`.");
 }
+
+}  // namespace
+
+const ModelBindingRegistration registration("pipe", &bind_pipe);
 
 }  // namespace perflab::python

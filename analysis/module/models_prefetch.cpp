@@ -357,8 +357,6 @@ void bind_agent(py::module_& m) {
         "JAR local) or 'cold' (JARs downloaded on first use).");
 }
 
-}  // namespace
-
 void bind_prefetch(py::module_& models) {
   py::module_ m = models.def_submodule(
       "prefetch",
@@ -389,5 +387,9 @@ void bind_prefetch(py::module_& models) {
       py::arg("traversal") = "dfs",
       "fetch3 of `name` on a fresh channel (a new PrefetchServer): the reply's class names in order.");
 }
+
+}  // namespace
+
+const ModelBindingRegistration registration("prefetch", &bind_prefetch);
 
 }  // namespace perflab::python

@@ -156,13 +156,15 @@ void bind_data_spans(py::module_& m) {
       .def("__repr__", [](const DataSpans& self) { return "DataSpans(" + spans_repr(self.spans()) + ")"; });
 }
 
-}  // namespace
-
 void bind_share(py::module_& models) {
   py::module_ m = models.def_submodule(
       "share", "Tahoe-LAFS's downloader bookkeeping (ticket #1268), the C++ model: Spans, DataSpans.");
   bind_spans(m);
   bind_data_spans(m);
 }
+
+}  // namespace
+
+const ModelBindingRegistration registration("share", &bind_share);
 
 }  // namespace perflab::python

@@ -20,9 +20,9 @@ from .runs import read_results, run
 
 # `import perflab.models.share` and `from perflab.models.pipe import run_pipeline` work like real modules.
 sys.modules[__name__ + ".models"] = models
-for _study in ("dispatcher", "prefetch", "share", "pipe"):
-    if hasattr(models, _study):
-        sys.modules[f"{__name__}.models.{_study}"] = getattr(models, _study)
+for _name, _module in vars(models).items():
+    if isinstance(_module, type(models)):
+        sys.modules[f"{__name__}.models.{_name}"] = _module
 
 
 def studies() -> list:
