@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,7 @@
 #include "sim/outputs.h"
 #include "sim/results_reader.h"
 #include "sim/results_readme.h"
+#include "sim/row_codec.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 #include "sim/shard.h"
@@ -165,6 +167,62 @@ Result<std::vector<Override>> overrides_of(const RunFlags& flags) {
   }
   if (flags.seeds > 0) overrides.push_back({"scenario.seeds", std::to_string(flags.seeds)});
   return overrides;
+}
+
+// "0-99,120,130-139": run indices (ranges inclusive), for `perflab rows --tasks`.
+Result<std::vector<size_t>> parse_tasks(const std::string& text) {
+  auto bad =
+      Status::Error("--tasks \"" + text + "\" is not valid, expected indices and ranges, e.g. 0-99,120");
+  auto index = [](const std::string& digits) -> std::optional<size_t> {
+    if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return static_cast<size_t>(std::stoull(digits));
+  };
+  std::vector<size_t> tasks;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    auto dash = item.find('-');
+    auto first = index(item.substr(0, dash));
+    auto last = dash == std::string::npos ? first : index(item.substr(dash + 1));
+    if (!first || !last || *last < *first) return bad;
+    for (size_t t = *first; t <= *last; ++t) tasks.push_back(t);
+  }
+  if (tasks.empty() || text.back() == ',') return bad;
+  return tasks;
+}
+
+// perflab rows: the worker side of the Python layer (perflab.run, Dask tasks). Runs some runs of a
+// scenario (a file, or TOML text on stdin) and prints each run's row, in the row codec's exact form, the
+// moment it ends. A lean process forks its runs far more cheaply than a large Python process would.
+int cmd_rows(const RunFlags& flags, const std::string& tasks_text, const std::string& origin,
+             const std::string& dir) {
+  auto overrides = overrides_of(flags);
+  if (!overrides.ok()) return fail_input(overrides.status().message());
+  Result<Scenario> scenario = Status::Error("no scenario");
+  if (flags.scenario == "-") {
+    std::stringstream text;
+    text << std::cin.rdbuf();
+    scenario = load_scenario_text(text.str(), origin, dir, *overrides);
+  } else {
+    scenario = load_scenario(flags.scenario, *overrides);
+  }
+  if (!scenario.ok()) return fail_input(scenario.status().message());
+  RunOptions options;
+  options.jobs = flags.jobs > 0 ? flags.jobs : 1;
+  options.point_timeout_s = scenario->point_timeout_s;
+  if (!tasks_text.empty()) {
+    auto tasks = parse_tasks(tasks_text);
+    if (!tasks.ok()) return fail_input(tasks.status().message());
+    options.tasks = std::move(tasks).value();
+  }
+  options.on_row = [](const RunRow& row) {
+    std::fputs(encode_row(row).c_str(), stdout);
+    std::fflush(stdout);
+  };
+  auto table = run_scenario(*scenario, options);
+  if (!table.ok()) return fail_input(table.status().message());
+  return table->interrupted ? kExitInterrupted : 0;
 }
 
 // perflab merge DIR… --out OUT: every *.shard in the folders, one scenario, all N shards.
@@ -423,6 +481,20 @@ int cli_main(int argc, char** argv) {
                   "Run only shard I of N (every N-th run, e.g. 3/100, for array jobs); needs --out, and "
                   "`perflab merge` joins the shards' folders");
 
+  std::string rows_tasks;
+  std::string rows_origin = "<stdin>";
+  std::string rows_dir = ".";
+  auto* rows = app.add_subcommand(
+      "rows",
+      "(For the Python layer) run some runs of a scenario, print each run's row on stdout as it ends");
+  rows->group("");  // not listed in --help: an interface between perflab's own parts
+  rows->add_option("SCENARIO", flags.scenario, "Scenario file, or - for TOML text on stdin")->required();
+  rows->add_option("--set", flags.sets, "Overrides, as for run")->allow_extra_args(false);
+  rows->add_option("--tasks", rows_tasks, "Run indices (point x seeds + replication), e.g. 0-99,120");
+  rows->add_option("--jobs", flags.jobs, "Runs in parallel")->check(kAtLeastOne);
+  rows->add_option("--origin", rows_origin, "The name of stdin's scenario in error messages");
+  rows->add_option("--dir", rows_dir, "Where stdin's scenario's relative paths start");
+
   std::vector<std::string> merge_dirs;
   std::string merge_out;
   std::string merge_format = "md";
@@ -468,7 +540,8 @@ int cli_main(int argc, char** argv) {
                   "Rewrite the committed results instead (what `reproduce` does), for a deliberate change: "
                   "review the diff and commit it");
 
-  static const std::set<std::string> commands = {"list", "describe", "run", "reproduce", "check", "merge"};
+  static const std::set<std::string> commands = {"list",  "describe", "run", "reproduce",
+                                                 "check", "merge",    "rows"};
   if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {
     return fail_input(
         std::string("unknown command \"") + argv[1] +
@@ -496,6 +569,7 @@ int cli_main(int argc, char** argv) {
   if (*check)
     return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
+  if (*rows) return cmd_rows(flags, rows_tasks, rows_origin, rows_dir);
   auto overrides = overrides_of(flags);
   if (!overrides.ok()) return fail_input(overrides.status().message());
   auto scenario = load_scenario(flags.scenario, *overrides);

@@ -186,6 +186,7 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
       RunRow& row = table.rows[child.task];
       row = row_of(child, row);
       if (row.ok() && journal) journal->append(row);
+      if (options.on_row) options.on_row(row);
       progress.advance(row.failed());
     }
     children.kill_overdue(options.point_timeout_s, timeout_reason);

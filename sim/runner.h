@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct RunOptions {
   // Only these runs (indices into the table: point × seeds + replication), e.g. one shard of a sweep or a
   // Dask task's share; the others stay not run. None: every run.
   std::optional<std::vector<size_t>> tasks;
+  // Called in the parent with each row the moment its run ends (ok or not), e.g. to stream rows to a caller.
+  std::function<void(const RunRow&)> on_row;
 };
 
 // Every grid point × replication, in grid order, not run yet.

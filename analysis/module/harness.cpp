@@ -1,7 +1,7 @@
-// The harness, bound: studies and their schemas, scenarios (a file or TOML text), the forked runner over
-// any subset of a scenario's runs, the CSV writers, and the statistics of analysis/. Rows cross into Python
-// in the exact one-line form of sim/row_codec.h, so a run assembled from Dask workers' rows goes through
-// the same writer as a local one and gives the same CSV.
+// The harness, bound: studies and their schemas, scenarios (a file or TOML text), the CSV writers, and the
+// statistics of analysis/. Runs themselves happen in the lean `perflab rows` process (a large Python process
+// forks slowly); their rows come back in the exact one-line form of sim/row_codec.h, so a table assembled
+// from Dask workers' rows goes through the same writer as a local run's and gives the same CSV.
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -12,7 +12,7 @@
 #include "sim/journal.h"
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
-#include "sim/runner.h"
+#include "sim/runner.h"  // empty_run_table
 #include "sim/scenario.h"
 #include "sim/value_format.h"
 
@@ -98,31 +98,6 @@ RunTable table_of(const Scenario& scenario, const std::vector<std::string>& enco
   return table;
 }
 
-// Runs the chosen runs (all by default) in forked children, without the GIL; returns their rows encoded.
-std::vector<std::string> run_rows(const Scenario& scenario, std::optional<std::vector<size_t>> tasks,
-                                  int jobs, bool progress) {
-  RunOptions options;
-  options.jobs = jobs;
-  options.progress = progress;
-  options.point_timeout_s = scenario.point_timeout_s;
-  options.tasks = std::move(tasks);
-  Result<RunTable> table = Status::Error("not run");
-  {
-    py::gil_scoped_release release;
-    table = run_scenario(scenario, options);
-  }
-  RunTable done = value_or_raise(std::move(table));
-  if (done.interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
-  std::vector<std::string> rows;
-  for (const auto& row : done.rows) {
-    if (row.ran()) rows.push_back(encode_row(row));
-  }
-  return rows;
-}
-
 py::dict fit_dict(const Result<stats::Fit>& fit) {
   stats::Fit f = value_or_raise(fit);
   py::dict d;
@@ -184,8 +159,7 @@ void bind_harness(py::module_& m) {
         return value_or_raise(load_scenario_text(text, origin, dir, overrides_of(sets)));
       },
       py::arg("text"), py::arg("origin"), py::arg("dir"), py::arg("set") = std::vector<std::string>{});
-  m.def("run_rows", &run_rows, py::arg("scenario"), py::arg("tasks") = std::nullopt, py::arg("jobs") = 1,
-        py::arg("progress") = false);
+  m.def("perflab_binary", [] { return std::string(PERFLAB_BINARY); });
   m.def(
       "rows_csv",
       [](const Scenario& s, const std::vector<std::string>& rows) { return rows_csv(table_of(s, rows)); },

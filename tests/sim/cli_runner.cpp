@@ -47,12 +47,14 @@ std::vector<CsvRow> parse_csv(const std::string& text) {
   return rows;
 }
 
-CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env) {
+CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env,
+                      const std::filesystem::path& input) {
   TempDir capture;
   std::string prefix;
   for (const auto& [name, value] : env) prefix += name + "='" + value + "' ";
   std::string command = prefix + std::string(PERFLAB_BINARY) + " " + args + " >" +
-                        (capture / "out").string() + " 2>" + (capture / "err").string() + " </dev/null";
+                        (capture / "out").string() + " 2>" + (capture / "err").string() + " <" +
+                        (input.empty() ? std::string("/dev/null") : input.string());
   int raw = std::system(command.c_str());
   CliResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -15,8 +15,9 @@ struct CliResult {
 };
 
 // `args` is appended to the perflab binary path as shell words (quote them as in a shell); `env` adds
-// environment variables for this one run.
-CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env = {});
+// environment variables for this one run; stdin reads `input` (nothing if empty).
+CliResult run_perflab(const std::string& args, const std::map<std::string, std::string>& env = {},
+                      const std::filesystem::path& input = {});
 
 std::string read_file(const std::filesystem::path& file);
 void write_file(const std::filesystem::path& file, const std::string& text);

@@ -1,9 +1,13 @@
 """Running scenarios from Python: locally through the same forked C++ runner the CLI uses, or spread over a
 Dask cluster (one task per slice of the sweep's runs, each a pure function of scenario, point and seed).
-Both paths hand the C++ CSV writer the same rows, so they return the same DataFrame as `perflab run`'s CSV."""
+Either way the runs happen in a `perflab rows` process (the CLI binary: a lean process forks its runs far
+more cheaply than a large Python one), which streams each run's row back in the row codec's exact form;
+the rows then go through the CLI's CSV writer, so the DataFrame is `perflab run`'s CSV."""
 
 import io
 import os
+import signal
+import subprocess
 import sys
 
 import pandas as pd
@@ -40,14 +44,62 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True) -
     else:
         if jobs is None:
             jobs = 1 if loaded.engine == "micro" else (os.cpu_count() or 1)
-        rows = _perflab.run_rows(loaded, None, jobs, bool(progress) and sys.stderr.isatty())
+        rows = run_rows(source, None, jobs, loaded.name if progress else None, loaded.runs)
     return frame_of(loaded, rows)
 
 
 def run_slice(source: ScenarioSource, tasks: list) -> list:
     """Runs some of a scenario's runs (indices point x seeds + replication), one at a time; returns their
     rows encoded. What each Dask task does."""
-    return _perflab.run_rows(source.load(), list(tasks), 1, False)
+    return run_rows(source, tasks, 1)
+
+
+def run_rows(source: ScenarioSource, tasks, jobs: int, progress_name=None, total=0) -> list:
+    """Runs the chosen runs (all if tasks is None) in a `perflab rows` process; returns their encoded rows.
+    With progress_name, a progress line on stderr as rows arrive (in a notebook too)."""
+    args = [_perflab.perflab_binary(), "rows", source.file or "-", "--jobs", str(jobs)]
+    for override in source.sets:
+        args += ["--set", override]
+    if source.file is None:
+        args += ["--origin", "<scenario dict>", "--dir", source.dir]
+    if tasks is not None:
+        args += ["--tasks", ",".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges(tasks))]
+    rows = []
+    with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as child:
+        try:
+            child.stdin.write(source.text or "")
+            child.stdin.close()
+            for line in child.stdout:
+                rows.append(line)
+                if progress_name:
+                    print(f"\rperflab: {progress_name}: {len(rows)}/{total} runs", end="", file=sys.stderr, flush=True)
+            errors = child.stderr.read()
+            child.wait()
+        except KeyboardInterrupt:
+            child.send_signal(signal.SIGINT)  # the runner kills its runs and exits
+            child.wait()
+            raise
+        finally:
+            if progress_name:
+                print(file=sys.stderr)
+    if child.returncode == 130:
+        raise KeyboardInterrupt
+    if child.returncode != 0:
+        message = errors.strip().removeprefix("perflab: error: ")
+        raise (ValueError if child.returncode == 2 else RuntimeError)(message or f"perflab rows: exit {child.returncode}")
+    return rows
+
+
+def ranges(tasks):
+    """Sorted run indices as (first, last) ranges: [0, 1, 2, 5] -> [(0, 2), (5, 5)]."""
+    out = []
+    for t in sorted(tasks):
+        if out and t == out[-1][1] + 1:
+            out[-1] = (out[-1][0], t)
+        else:
+            out.append((t, t))
+    return out
 
 
 def frame_of(scenario, rows: list) -> pd.DataFrame:
