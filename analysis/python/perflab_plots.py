@@ -38,12 +38,20 @@ def errorbar(ax, x, frame, metric, label, **style):
     ax.errorbar(x, mean, yerr=[low, high], capsize=3, marker="o", label=label, **style)
 
 
-def save(fig, summary: Path, suffix: str = "") -> Path:
+def save(fig, summary: Path, suffix: str = "", dpi: int = 110, layout: bool = True, **savefig) -> Path:
     """Writes the figure beside its summary: x.summary.csv -> x.png, or x.<suffix>.png for a second
-    picture of the same scenario (results/README.md shows every x.png and x.*.png under x's section)."""
-    fig.tight_layout()
+    picture of the same scenario (results/README.md shows every x.png and x.*.png under x's section).
+    layout=False skips tight_layout (for figures with a colorbar); savefig options pass through."""
+    if layout:
+        fig.tight_layout()
     out = summary.with_suffix("").with_suffix("")
     out = out.with_name(out.name + (f".{suffix}" if suffix else "") + ".png")
-    fig.savefig(out, dpi=110)
+    fig.savefig(out, dpi=dpi, **savefig)
     plt.close(fig)
     return out
+
+
+def draw_existing(results: Path, plots: list) -> list:
+    """Calls each (file name, draw function) of `plots` on results/<file name> when that file exists;
+    returns the pictures drawn. A study's plot(results) is usually just this."""
+    return [draw(results / name) for name, draw in plots if (results / name).exists()]

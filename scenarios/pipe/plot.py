@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.colors import LogNorm
 
-from perflab_plots import human_rate, human_size, plt, pd, reference, save
+from perflab_plots import draw_existing, human_rate, human_size, plt, pd, reference, save
 
 CASES = ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
 
@@ -68,20 +68,9 @@ def plot_phase(summary: Path) -> Path:
     axes[0][0].set_ylabel("pack_rate")
     fig.colorbar(image, ax=axes[0].tolist(), label="NuProcess IOCP throughput (MiB/s, log)", shrink=0.85)
     fig.suptitle("Where each pathology lives: NuProcess on Windows, pack_rate x pipe_buffer")
-    out = summary.with_suffix("").with_suffix("")
-    out = out.with_name(out.name + ".png")
-    fig.savefig(out, dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return out
+    return save(fig, summary, dpi=100, layout=False, bbox_inches="tight")
 
 
 def plot(results: Path) -> list:
     """Draws the pictures of results/pipe/; returns the files written."""
-    written = []
-    clone = results / "pipe-git-clone.summary.csv"
-    if clone.exists():
-        written.append(plot_clone(clone))
-    phase = results / "pipe-phase.summary.csv"
-    if phase.exists():
-        written.append(plot_phase(phase))
-    return written
+    return draw_existing(results, [("pipe-git-clone.summary.csv", plot_clone), ("pipe-phase.summary.csv", plot_phase)])

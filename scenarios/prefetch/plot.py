@@ -1,7 +1,7 @@
 """Plots of the prefetch study: the depth sweep (mean with 95% interval) beside PR #721's table."""
 from pathlib import Path
 
-from perflab_plots import errorbar, plt, pd, reference, save
+from perflab_plots import draw_existing, errorbar, plt, pd, reference, save
 
 
 def plot_depth(summary: Path) -> Path:
@@ -24,5 +24,4 @@ def plot_depth(summary: Path) -> Path:
 
 def plot(results: Path) -> list:
     """Draws the pictures of results/prefetch/; returns the files written."""
-    summary = results / "prefetch-jgit-clone.summary.csv"
-    return [plot_depth(summary)] if summary.exists() else []
+    return draw_existing(results, [("prefetch-jgit-clone.summary.csv", plot_depth)])

@@ -4,7 +4,7 @@ candlestick picture — time spent in wasted loop() passes per segment — from 
 import json
 from pathlib import Path
 
-from perflab_plots import errorbar, human_size, plt, pd, reference, save
+from perflab_plots import draw_existing, errorbar, human_size, plt, pd, reference, save
 
 
 def plot_headline(summary: Path) -> Path:
@@ -70,24 +70,12 @@ def plot_candlesticks(timeline: Path) -> Path:
     ax.set_ylabel("CPU in wasted loop() passes (ms)")
     ax.set_title("eager Share.loop(), 12 MiB, k = 3, cpu = tahoe-1.9: waste after segments that need many hash nodes")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    out = timeline.with_name("share-download-12mib.candlesticks.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save(fig, timeline.with_name("share-download-12mib.summary.csv"), "candlesticks")
 
 
 def plot(results: Path) -> list:
     """Draws the pictures of results/share/; returns the files written."""
-    out = []
-    headline = results / "share-download-12mib.summary.csv"
-    if headline.exists():
-        out.append(plot_headline(headline))
-    for name in ["share-k-sweep", "share-k-sweep-wan"]:
-        summary = results / f"{name}.summary.csv"
-        if summary.exists():
-            out.append(plot_k_sweep(summary))
-    timeline = results / "share-download-12mib-eager.timeline.json"
-    if timeline.exists():
-        out.append(plot_candlesticks(timeline))
-    return out
+    return draw_existing(results, [("share-download-12mib.summary.csv", plot_headline),
+                                   ("share-k-sweep.summary.csv", plot_k_sweep),
+                                   ("share-k-sweep-wan.summary.csv", plot_k_sweep),
+                                   ("share-download-12mib-eager.timeline.json", plot_candlesticks)])
