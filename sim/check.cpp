@@ -1,122 +1,370 @@
 // See check.h.
 #include "sim/check.h"
 
+#include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstdlib>
+#include <set>
 
-#include "analysis/stats.h"
+#include <fmt/format.h>
+
+#include "sim/markdown.h"
 #include "sim/outputs.h"
 #include "sim/value_format.h"
 
 namespace perflab {
 namespace {
 
-constexpr double kAlpha = 0.001;
-constexpr double kRelativeEqual = 1e-9;
+using Key = std::pair<std::vector<std::string>, uint64_t>;  // (point values, seed)
 
 bool same_value(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
 }
 
-std::string mean_text(const std::vector<double>& values) {
-  if (values.empty()) return "—";
-  auto s = stats::summarize(values);
-  return format_printf("%.6g", s.mean) + " (n=" + std::to_string(values.size()) + ")";
+// (b − a) / max(|a|, |b|): 0 when equal (both zero, both NaN), ±inf when one side is NaN.
+double relative_move(double a, double b) {
+  if (same_value(a, b)) return 0;
+  if (std::isnan(a) || std::isnan(b)) return INFINITY;
+  double scale = std::max(std::fabs(a), std::fabs(b));
+  return std::isinf(scale) ? INFINITY : (b - a) / scale;
 }
 
-void check_exact(const RunTable& committed, const RunTable& fresh, const MetricSpec& metric,
-                 CheckResult& result) {
-  std::map<std::pair<size_t, uint64_t>, const RunRow*> committed_rows;
-  for (const auto& row : committed.rows) {
-    if (row.ok()) committed_rows[{row.point, row.seed}] = &row;
-  }
-  for (const auto& row : fresh.rows) {
-    if (!row.ok()) continue;
-    ++result.exact_values;
-    double now = row.metrics.at(metric.name);
-    auto it = committed_rows.find({row.point, row.seed});
-    std::string point = point_label(*fresh.scenario, row.point) + ", seed " + std::to_string(row.seed);
-    if (it == committed_rows.end()) {
-      result.failures.push_back({point, metric.name, "(no row)", format_number(now), "exact", false});
-      continue;
+// Labels a point by the parameters that vary over both tables' points.
+class PointNamer {
+ public:
+  PointNamer(const ResultRows& a, const ResultRows& b) : columns_(b.param_columns) {
+    std::vector<std::set<std::string>> values(columns_.size());
+    for (const auto* rows : {&a, &b}) {
+      for (const auto& row : rows->rows) {
+        for (size_t c = 0; c < columns_.size() && c < row.point.size(); ++c) values[c].insert(row.point[c]);
+      }
     }
-    double before = it->second->metrics.at(metric.name);
-    if (!same_value(before, now)) {
-      result.failures.push_back(
-          {point, metric.name, format_number(before), format_number(now), "exact", false});
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      if (values[c].size() > 1) varying_.push_back(c);
     }
   }
+  std::string operator()(const ResultRow& row) const {
+    std::vector<std::string> parts;
+    for (size_t c : varying_) parts.push_back(columns_[c] + "=" + row.labels[c]);
+    return parts.empty() ? "(one point)" : join(parts);
+  }
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<size_t> varying_;
+};
+
+// Names, once each, the parameter changes that explain `b`'s points absent from `a`: for each such point,
+// the `a` points that differ from it in the fewest columns, and those columns' values on both sides.
+std::vector<std::string> explain_grid_change(const std::vector<std::string>& columns,
+                                             const std::vector<std::vector<std::string>>& a_points,
+                                             const std::vector<std::vector<std::string>>& unmatched,
+                                             const std::string& a_name, const std::string& b_name) {
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> changes;  // (column, now) -> before
+  for (const auto& point : unmatched) {
+    size_t fewest = columns.size() + 1;
+    std::vector<const std::vector<std::string>*> nearest;
+    for (const auto& candidate : a_points) {
+      size_t differ = 0;
+      for (size_t c = 0; c < columns.size(); ++c) differ += candidate[c] != point[c];
+      if (differ < fewest) nearest.clear();
+      if (differ <= fewest) {
+        fewest = differ;
+        nearest.push_back(&candidate);
+      }
+    }
+    for (const auto* candidate : nearest) {
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if ((*candidate)[c] == point[c]) continue;
+        changes[{columns[c], point[c]}].insert((*candidate)[c]);
+      }
+    }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [key, before] : changes) {
+    const auto& [column, now] = key;
+    std::vector<std::string> was(before.begin(), before.end());
+    if (was.size() == 1) {
+      lines.push_back(fmt::format("parameter {} changed from {} ({}) to {} ({})", column, was.front(), a_name,
+                                  now, b_name));
+    } else {
+      lines.push_back(fmt::format("parameter {} = {} ({}) is not among the values of {} ({})", column, now,
+                                  b_name, a_name, join(was)));
+    }
+  }
+  if (lines.empty() && !unmatched.empty())
+    lines.push_back(fmt::format("{} grid point(s) of {} are not in {}", unmatched.size(), b_name, a_name));
+  return lines;
 }
 
-void check_interval(const RunTable& committed, const RunTable& fresh, const MetricSpec& metric,
-                    CheckResult& result) {
-  for (size_t p = 0; p < fresh.scenario->grid.size(); ++p) {
-    auto now = fresh.values(p, metric.name);
-    if (now.empty()) continue;
-    ++result.interval_tests;
-    auto before = committed.values(p, metric.name);
-    if (before.empty() || !welch_same_mean(before, now, kAlpha)) {
-      result.failures.push_back({point_label(*fresh.scenario, p), metric.name, mean_text(before),
-                                 mean_text(now), "Welch p >= 0.001", false});
-    }
-  }
+std::map<Key, const ResultRow*> index_rows(const ResultRows& rows) {
+  std::map<Key, const ResultRow*> index;
+  for (const auto& row : rows.rows) index[{row.point, row.seed}] = &row;
+  return index;
 }
 
-void check_claims(const RunTable& committed, const RunTable& fresh, CheckResult& result) {
-  const Study& study = *fresh.scenario->study;
-  if (!study.claims) return;
-  std::map<std::string, double> before;
-  for (const auto& claim : study.claims(committed)) before[claim.name] = claim.value;
-  for (const auto& claim : study.claims(fresh)) {
-    ++result.claims;
-    bool holds = claim.value >= claim.low && claim.value <= claim.high;
-    if (holds) continue;
-    auto it = before.find(claim.name);
-    std::string bounds =
-        "[" + format_printf("%.4g", claim.low) + ", " + format_printf("%.4g", claim.high) + "]";
-    result.failures.push_back({claim.name, "claim",
-                               it == before.end() ? "—" : format_printf("%.4g", it->second),
-                               format_printf("%.4g", claim.value), bounds, false});
+Judgement judgement_of(const MetricSpec& metric, Engine engine) {
+  if (metric.exact) return Judgement::kExact;
+  return engine == Engine::kSim ? Judgement::kTolerance : Judgement::kNotJudged;
+}
+
+std::string tolerance_text(const Cell& cell) {
+  switch (cell.judgement) {
+    case Judgement::kExact:
+      return "exact";
+    case Judgement::kTolerance:
+      return fmt::format("{:g} relative", cell.tolerance);
+    case Judgement::kNotJudged:
+      return "timing: claims only";
   }
+  return "";
 }
 
 }  // namespace
 
-bool welch_same_mean(const std::vector<double>& a, const std::vector<double>& b, double alpha) {
-  auto sa = stats::summarize(a);
-  auto sb = stats::summarize(b);
-  double va = a.size() > 1 ? sa.stddev * sa.stddev : sb.stddev * sb.stddev;
-  double vb = b.size() > 1 ? sb.stddev * sb.stddev : sa.stddev * sa.stddev;
-  double se2 = va / static_cast<double>(a.size()) + vb / static_cast<double>(b.size());
-  double difference = std::fabs(sa.mean - sb.mean);
-  if (!(se2 > 0)) return difference <= kRelativeEqual * std::max(std::fabs(sa.mean), std::fabs(sb.mean));
-  auto term = [](double v, size_t n) {
-    double x = v / static_cast<double>(n);
-    return n > 1 ? x * x / static_cast<double>(n - 1) : 0.0;
-  };
-  double df_denominator = term(va, a.size()) + term(vb, b.size());
-  double df = df_denominator > 0 ? se2 * se2 / df_denominator : 1.0;
-  return difference / std::sqrt(se2) <= stats::student_t_quantile(1 - alpha / 2, df);
+double CheckRules::tolerance_for(const std::string& metric) const {
+  auto it = per_metric.find(metric);
+  return it == per_metric.end() ? tolerance : it->second;
 }
 
-CheckResult compare_runs(const RunTable& committed, const RunTable& fresh) {
-  CheckResult result;
-  const Scenario& scenario = *fresh.scenario;
-  for (const auto& metric : scenario.study->metrics_for(scenario.engine)) {
-    if (metric.exact) {
-      check_exact(committed, fresh, metric, result);
-    } else if (scenario.engine == Engine::kSim) {
-      check_interval(committed, fresh, metric, result);
+Result<CheckRules> check_rules(const std::vector<MetricSpec>& metrics,
+                               const std::map<std::string, double>& scenario_tolerances,
+                               const std::vector<std::string>& flags) {
+  CheckRules rules;
+  rules.per_metric = scenario_tolerances;
+  for (const auto& flag : flags) {
+    auto eq = flag.find('=');
+    std::string metric = eq == std::string::npos ? "" : flag.substr(0, eq);
+    std::string text = eq == std::string::npos ? flag : flag.substr(eq + 1);
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(value >= 0)) {
+      return Status::Error(
+          "--tolerance " + flag +
+          ": expected a relative tolerance >= 0, for every metric (1e-6) or one (duration_s=1e-6)");
+    }
+    if (metric.empty()) {
+      rules.tolerance = value;
+      rules.per_metric.clear();
+      continue;
+    }
+    auto spec = std::find_if(metrics.begin(), metrics.end(), [&](const auto& m) { return m.name == metric; });
+    if (spec == metrics.end()) {
+      std::vector<std::string> names;
+      for (const auto& m : metrics) names.push_back(m.name);
+      return Status::Error("--tolerance " + flag + ": unknown metric \"" + metric +
+                           "\", expected one of: " + join(names));
+    }
+    if (spec->exact) {
+      return Status::Error("--tolerance " + flag + ": " + metric +
+                           " is an exact count, compared exactly; a tolerance is for simulated times");
+    }
+    rules.per_metric[metric] = value;
+  }
+  return rules;
+}
+
+bool Comparison::pass() const {
+  return missing.empty() && grid_changes.empty() && outcome_changes.empty() &&
+         std::all_of(cells.begin(), cells.end(), [](const Cell& c) { return c.pass(); });
+}
+
+Comparison compare_rows(const ResultRows& a, const ResultRows& b, const std::vector<MetricSpec>& metrics,
+                        Engine engine, const CheckRules& rules, Scope scope, const std::string& a_name,
+                        const std::string& b_name) {
+  Comparison result;
+  PointNamer name(a, b);
+  auto a_index = index_rows(a);
+  auto b_index = index_rows(b);
+
+  // Grid points (in b's order, then a's), and those only one side has.
+  std::vector<std::vector<std::string>> points;
+  std::map<std::vector<std::string>, std::vector<const ResultRow*>> b_rows_of, a_rows_of;
+  for (const auto& row : b.rows) {
+    if (b_rows_of[row.point].empty()) points.push_back(row.point);
+    b_rows_of[row.point].push_back(&row);
+  }
+  for (const auto& row : a.rows) a_rows_of[row.point].push_back(&row);
+  std::vector<std::vector<std::string>> only_b, only_a;
+  for (const auto& point : points) {
+    if (a_rows_of.count(point) == 0) only_b.push_back(point);
+  }
+  for (const auto& [point, rows] : a_rows_of) {
+    if (b_rows_of.count(point) == 0) only_a.push_back(point);
+  }
+  // b's new points are explained by a's points that b lacks (all of a's if it lacks none).
+  if (!only_b.empty()) {
+    std::vector<std::vector<std::string>> candidates = only_a;
+    if (candidates.empty()) {
+      for (const auto& [point, rows] : a_rows_of) candidates.push_back(point);
+    }
+    result.grid_changes = explain_grid_change(b.param_columns, candidates, only_b, a_name, b_name);
+  } else if (scope == Scope::kSame && !only_a.empty()) {
+    std::vector<std::string> dropped;
+    for (const auto& point : only_a) dropped.push_back(name(*a_rows_of[point].front()));
+    result.grid_changes.push_back(fmt::format("{} grid point(s) of {} are not in {}: {}", only_a.size(),
+                                              a_name, b_name, join(dropped, "; ")));
+  }
+
+  // Seeds of shared points, row by row.
+  auto missing_side = [&](const ResultRow& row, const std::string& side) {
+    result.missing.push_back({name(row), row.seed, side});
+  };
+  for (const auto& point : points) {
+    if (a_rows_of.count(point) == 0) continue;
+    for (const auto* row : b_rows_of[point]) {
+      if (a_index.count({row->point, row->seed}) == 0) missing_side(*row, a_name);
+    }
+    if (scope == Scope::kSame) {
+      for (const auto* row : a_rows_of[point]) {
+        if (b_index.count({row->point, row->seed}) == 0) missing_side(*row, b_name);
+      }
     }
   }
-  check_claims(committed, fresh, result);
-  for (const auto& row : fresh.rows) {
-    if (row.outcome == Outcome::kFailed) {
-      result.failures.push_back({point_label(scenario, row.point) + ", seed " + std::to_string(row.seed),
-                                 "run", "", row.error, "runs", false});
+
+  for (const auto& point : points) {
+    if (a_rows_of.count(point) == 0) continue;
+    const ResultRow& first = *b_rows_of[point].front();
+    for (const auto& metric : metrics) {
+      Cell cell;
+      cell.point = name(first);
+      cell.metric = metric.name;
+      cell.judgement = judgement_of(metric, engine);
+      cell.tolerance = cell.judgement == Judgement::kTolerance ? rules.tolerance_for(metric.name) : 0;
+      double sum_a = 0, sum_b = 0;
+      for (const auto* now : b_rows_of[point]) {
+        auto before = a_index.find({now->point, now->seed});
+        if (before == a_index.end()) continue;
+        const ResultRow& was = *before->second;
+        if (was.ok() != now->ok()) {
+          if (&metric == &metrics.front()) {
+            result.outcome_changes.push_back(fmt::format("{}, seed {}: {} ({}), {} ({})", cell.point,
+                                                         now->seed, was.ok() ? "ok" : was.error, a_name,
+                                                         now->ok() ? "ok" : now->error, b_name));
+          }
+          continue;
+        }
+        if (!now->ok()) continue;
+        auto va = was.metrics.find(metric.name);
+        auto vb = now->metrics.find(metric.name);
+        if (va == was.metrics.end() || vb == now->metrics.end()) continue;
+        double move = relative_move(va->second, vb->second);
+        bool beyond = cell.judgement == Judgement::kExact       ? !same_value(va->second, vb->second)
+                      : cell.judgement == Judgement::kTolerance ? !(std::fabs(move) <= cell.tolerance)
+                                                                : false;
+        ++cell.seeds;
+        cell.moved += beyond;
+        sum_a += va->second;
+        sum_b += vb->second;
+        if (cell.seeds == 1 || std::fabs(move) > std::fabs(cell.largest)) {
+          cell.largest = move;
+          cell.largest_seed = now->seed;
+          cell.a_at_largest = va->second;
+          cell.b_at_largest = vb->second;
+        }
+      }
+      if (cell.seeds == 0) continue;
+      cell.mean_a = sum_a / static_cast<double>(cell.seeds);
+      cell.mean_b = sum_b / static_cast<double>(cell.seeds);
+      if (cell.judgement == Judgement::kExact) result.exact_values += cell.seeds;
+      if (cell.judgement == Judgement::kTolerance) result.tolerance_values += cell.seeds;
+      result.cells.push_back(cell);
     }
   }
   return result;
+}
+
+std::vector<ClaimVerdict> judge_claims(const RunTable& before, const RunTable& now) {
+  const Study& study = *now.scenario->study;
+  if (!study.claims) return {};
+  std::map<std::string, double> was;
+  for (const auto& claim : study.claims(before)) was[claim.name] = claim.value;
+  std::vector<ClaimVerdict> verdicts;
+  for (const auto& claim : study.claims(now)) {
+    auto it = was.find(claim.name);
+    verdicts.push_back({claim, it == was.end() ? NAN : it->second});
+  }
+  return verdicts;
+}
+
+bool CheckResult::pass() const {
+  return values.pass() && failed_runs.empty() &&
+         std::all_of(claims.begin(), claims.end(), [](const ClaimVerdict& v) { return v.holds(); });
+}
+
+CheckResult check_scenario(const ResultRows& committed, const RunTable& committed_table,
+                           const RunTable& fresh, const CheckRules& rules, Scope scope) {
+  const Scenario& scenario = *fresh.scenario;
+  CheckResult result;
+  result.values = compare_rows(committed, result_rows(fresh), scenario.study->metrics_for(scenario.engine),
+                               scenario.engine, rules, scope, "committed", "now");
+  result.claims = judge_claims(committed_table, fresh);
+  for (const auto& row : fresh.rows) {
+    if (row.failed()) {
+      result.failed_runs.push_back(
+          fmt::format("{}, seed {}: {}", point_label(scenario, row.point), row.seed, row.error));
+    }
+  }
+  return result;
+}
+
+std::string relative_text(double relative) {
+  if (relative == 0) return "0";
+  if (std::isinf(relative)) return relative > 0 ? "+inf" : "-inf";
+  return fmt::format("{:+.3g}%", relative * 100);
+}
+
+std::string failure_table(const std::string& scenario, const CheckResult& result) {
+  std::string out;
+  for (const auto& change : result.values.grid_changes) out += fmt::format("- {}: {}\n", scenario, change);
+  MarkdownTable table({"scenario", "metric", "moved", "largest move", "at", "committed", "now", "tolerance"},
+                      "llrrlrrl");
+  auto row = [&](const std::string& what, const std::string& moved, const std::string& largest,
+                 const std::string& at, const std::string& committed, const std::string& now,
+                 const std::string& rule) {
+    table.add({scenario, what, moved, largest, at, committed, now, rule});
+  };
+  // Per metric: every point's cells folded into one line, shown at the seed that moved most.
+  std::map<std::string, Cell> worst;
+  std::map<std::string, std::pair<size_t, size_t>> counts;  // metric -> (moved, compared)
+  std::vector<std::string> order;
+  for (const auto& cell : result.values.cells) {
+    auto& [moved, compared] = counts[cell.metric];
+    if (compared == 0) order.push_back(cell.metric);
+    moved += cell.moved;
+    compared += cell.seeds;
+    auto it = worst.find(cell.metric);
+    if (cell.moved > 0 && (it == worst.end() || std::fabs(cell.largest) > std::fabs(it->second.largest)))
+      worst[cell.metric] = cell;
+  }
+  for (const auto& metric : order) {
+    const auto& [moved, compared] = counts[metric];
+    if (moved == 0) continue;
+    const Cell& cell = worst[metric];
+    row(metric, fmt::format("{} of {}", moved, compared), relative_text(cell.largest),
+        fmt::format("{}, seed {}", cell.point, cell.largest_seed), format_number(cell.a_at_largest),
+        format_number(cell.b_at_largest), tolerance_text(cell));
+  }
+  constexpr size_t kListed = 10;
+  for (size_t i = 0; i < result.values.missing.size() && i < kListed; ++i) {
+    const auto& m = result.values.missing[i];
+    row("(row)", "missing", "", fmt::format("{}, seed {}", m.point, m.seed),
+        m.absent_from == "committed" ? "missing" : "", m.absent_from == "now" ? "missing" : "", "paired");
+  }
+  if (result.values.missing.size() > kListed) {
+    row("(row)", fmt::format("{} more missing", result.values.missing.size() - kListed), "", "", "", "",
+        "paired");
+  }
+  for (const auto& change : result.values.outcome_changes)
+    row("(outcome)", "changed", "", change, "", "", "paired");
+  for (const auto& v : result.claims) {
+    if (v.holds()) continue;
+    row(v.claim.name, "claim", "", "", std::isnan(v.before) ? "—" : fmt::format("{:.4g}", v.before),
+        fmt::format("{:.4g}", v.claim.value), fmt::format("[{:.4g}, {:.4g}]", v.claim.low, v.claim.high));
+  }
+  for (const auto& failed : result.failed_runs) row("(run)", "failed", "", failed, "", "", "runs");
+  if (!table.empty()) out += table.str();
+  return out;
 }
 
 }  // namespace perflab

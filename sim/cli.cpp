@@ -8,15 +8,16 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "sim/check.h"
+#include "sim/compare.h"
 #include "sim/journal.h"
 #include "sim/outputs.h"
+#include "sim/provenance.h"
 #include "sim/results_reader.h"
 #include "sim/results_readme.h"
 #include "sim/row_codec.h"
@@ -92,14 +93,44 @@ void print_summary(const RunTable& table, const std::string& format) {
   std::cout.flush();
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What a run's .meta says of it (its provenance is added when it is written).
+ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, double wall_s) {
+  std::error_code ec;
+  fs::path file = fs::weakly_canonical(scenario.file, ec);
+  fs::path shipped = fs::weakly_canonical(scenarios_dir(), ec);
+  auto relative = file.lexically_relative(shipped);
+  bool inside = !relative.empty() && *relative.begin() != "..";
+  size_t runs = 0;
+  for (const auto& row : table.rows) runs += row.ran();
+  return {scenario.study->name,
+          scenario.name,
+          inside ? relative.string() : file.string(),
+          scenario.description,
+          engine_name(scenario.engine),
+          scenario.seeds,
+          runs,
+          wall_s};
+}
+
+// The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
+// a time for the micro engine, whose timings must not share the CPU), progress on a terminal.
+RunOptions run_options_for(const Scenario& scenario, int jobs) {
+  RunOptions options;
+  options.jobs = jobs > 0 ? jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
+  options.progress = isatty(STDERR_FILENO) != 0;
+  options.point_timeout_s = scenario.point_timeout_s;
+  return options;
+}
+
 // Runs one loaded scenario and writes its outputs; returns the exit status.
 int execute(const Scenario& scenario, const RunFlags& flags, const std::optional<fs::path>& out_dir,
             RunTable* result = nullptr, const std::vector<Override>& overrides = {}) {
-  RunOptions options;
-  options.jobs = flags.jobs > 0 ? flags.jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
-  options.progress = isatty(STDERR_FILENO) != 0;
+  RunOptions options = run_options_for(scenario, flags.jobs);
   options.resume = flags.resume;
-  options.point_timeout_s = scenario.point_timeout_s;
   if (!flags.point_timeout.empty()) {
     auto timeout = parse_quantity(flags.point_timeout, Quantity::kDuration);
     if (!timeout.ok())
@@ -125,10 +156,13 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     if (ec) return fail_input(out_dir->string() + ": cannot create the output folder: " + ec.message());
     options.journal = *out_dir / (scenario.name + ".journal");
   }
+  auto start = std::chrono::steady_clock::now();
   auto table = run_scenario(scenario, options);
   if (!table.ok()) return fail_input(table.status().message());
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
+    if (written.ok())
+      written = write_run_metadata(*out_dir, run_record(scenario, *table, seconds_since(start)));
     if (!written.ok()) return fail_input(written.message());
     if (shard) {
       shard->scenario_file = fs::absolute(scenario.file);
@@ -252,6 +286,7 @@ int cmd_merge(const std::vector<std::string>& dirs, const std::string& out, cons
   auto table = merge_shards(*scenario, shards, files);
   if (!table.ok()) return fail_input(table.status().message());
   auto written = write_outputs(*table, out);
+  if (written.ok()) written = write_run_metadata(out, run_record(*scenario, *table, 0));
   if (!written.ok()) return fail_input(written.message());
   print_summary(*table, format);
   std::fprintf(stderr, "perflab: merged %zu shards of %s into %s\n", shards.size(), scenario->name.c_str(),
@@ -275,12 +310,9 @@ int cmd_list() {
 }
 
 int cmd_describe(const std::string& name) {
-  const Study* study = find_study(name);
-  if (study == nullptr) {
-    std::vector<std::string> names;
-    for (const auto* s : all_studies()) names.push_back(s->name);
-    return fail_input("unknown study \"" + name + "\", expected one of: " + join(names));
-  }
+  auto named = study_named(name);
+  if (!named.ok()) return fail_input(named.status().message());
+  const Study* study = *named;
   std::printf("Study %s: %s\n\nEngines: %s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
               study->name.c_str(), study->description.c_str(), study->run_sim ? "sim " : "",
               study->setup_micro ? "micro" : "");
@@ -318,11 +350,7 @@ bool only_capped_failures(const Scenario& scenario, const RunTable& table) {
 // with `full`.
 Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>& studies, bool full) {
   for (const auto& name : studies) {
-    if (find_study(name) == nullptr) {
-      std::vector<std::string> names;
-      for (const auto* s : all_studies()) names.push_back(s->name);
-      return Status::Error("unknown study \"" + name + "\", expected one of: " + join(names));
-    }
+    if (auto study = study_named(name); !study.ok()) return study.status();
   }
   std::vector<Scenario> scenarios;
   for (const auto& file : shipped_scenarios()) {
@@ -335,10 +363,6 @@ Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>&
   }
   if (scenarios.empty()) return Status::Error("no headline scenario found for the requested studies");
   return scenarios;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) {
@@ -369,11 +393,7 @@ int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) 
       std::cout << "\n" << report << "\n";
       std::ofstream(out / (scenario.name + ".report.md")) << report;
     }
-    timings.push_back({scenario.study->name, scenario.name,
-                       fs::relative(scenario.file, scenarios_dir()).string(), scenario.description,
-                       engine_name(scenario.engine), scenario.seeds, table.rows.size(), wall_s});
-    auto meta = write_run_metadata(out, timings.back());
-    if (!meta.ok()) return fail_input(meta.message());
+    timings.push_back(run_record(scenario, table, wall_s));
   }
   std::cout << "\n" << timing_table(timings);
   auto readme = write_results_readme(results_dir());
@@ -382,17 +402,43 @@ int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) 
   return status;
 }
 
-// `perflab check`: reruns each headline scenario (its [quick] variant with --quick) and compares it with
-// the committed results; prints a table of what moved and exits 1, or one line per study.
-int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, bool full) {
+// A line naming how this build differs from the one that made `csv`'s results (compiler, SimGrid), or "".
+std::string build_difference(const fs::path& csv) {
+  auto meta = read_meta(fs::path(csv).replace_extension(".meta"));
+  const Provenance& now = current_provenance();
+  std::vector<std::string> differences;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"compiler", now.compiler}, {"simgrid", now.simgrid}}) {
+    if (meta.count(key) != 0 && meta[key] != value)
+      differences.push_back(key + " " + meta[key] + " (committed) vs " + value + " (this build)");
+  }
+  if (differences.empty()) return "";
+  return csv.filename().string() + " came from another build: " + join(differences, "; ") +
+         ": floating-point results may differ in the last digits; `--tolerance` widens the gate";
+}
+
+// `perflab check`: reruns each headline scenario (its [quick] variant with --quick) and pairs it, seed by
+// seed, with the committed results (sim/check.h); prints a table of what moved and exits 1, or one line
+// per study.
+int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, bool full,
+              const std::vector<std::string>& tolerance_flags) {
   auto scenarios = headline_scenarios(studies, full);
   if (!scenarios.ok()) return fail_input(scenarios.status().message());
+  const Provenance& build = current_provenance();
+  if (build.dirty) {
+    std::fprintf(stderr,
+                 "perflab: note: the checkout has uncommitted changes (commit %s + changes): the fresh runs "
+                 "are of this tree, not of the commit\n",
+                 build.commit.substr(0, 12).c_str());
+  }
   struct StudyTally {
-    size_t scenarios = 0, exact = 0, intervals = 0, claims = 0;
+    size_t scenarios = 0, exact = 0, tolerance = 0, claims = 0;
     double wall_s = 0;
   };
   std::map<std::string, StudyTally> tally;
-  std::vector<std::pair<std::string, CheckVerdict>> failures;  // study, verdict
+  std::string failures;
+  std::vector<std::string> build_notes;
+  size_t failed_scenarios = 0;
   for (const auto& headline : *scenarios) {
     auto scenario = quick ? load_scenario(headline.file, headline.quick) : Result<Scenario>(headline);
     if (!scenario.ok())
@@ -401,52 +447,65 @@ int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, boo
     fs::path committed_csv = results_dir() / study / (scenario->name + ".csv");
     auto committed = read_results(*scenario, committed_csv);
     if (!committed.ok()) return fail_input(committed.status().message());
+    auto committed_rows = read_result_rows(committed_csv);
+    if (!committed_rows.ok()) return fail_input(committed_rows.status().message());
+    auto rules = check_rules(scenario->study->metrics_for(scenario->engine), scenario->check_tolerances,
+                             tolerance_flags);
+    if (!rules.ok()) return fail_input(rules.status().message());
     std::fprintf(stderr, "perflab: checking %s%s\n", scenario->name.c_str(), quick ? " (quick)" : "");
-    RunOptions options;
-    options.jobs = jobs > 0 ? jobs : (scenario->engine == Engine::kMicro ? 1 : default_jobs());
-    options.progress = isatty(STDERR_FILENO) != 0;
-    options.point_timeout_s = scenario->point_timeout_s;
+    auto options = run_options_for(*scenario, jobs);
     auto start = std::chrono::steady_clock::now();
     auto fresh = run_scenario(*scenario, options);
     if (!fresh.ok()) return fail_input(fresh.status().message());
     if (fresh->interrupted) return kExitInterrupted;
-    auto result = compare_runs(*committed, *fresh);
+    auto result =
+        check_scenario(*committed_rows, *committed, *fresh, *rules, quick ? Scope::kSubset : Scope::kSame);
     StudyTally& t = tally[study];
     t.scenarios += 1;
-    t.exact += result.exact_values;
-    t.intervals += result.interval_tests;
-    t.claims += result.claims;
+    t.exact += result.values.exact_values;
+    t.tolerance += result.values.tolerance_values;
+    t.claims += result.claims.size();
     t.wall_s += seconds_since(start);
-    for (auto& verdict : result.failures) {
-      verdict.point = scenario->name + ": " + verdict.point;
-      failures.emplace_back(study, std::move(verdict));
+    if (!result.pass()) {
+      ++failed_scenarios;
+      failures += failure_table(scenario->name, result) + "\n";
+      auto note = build_difference(committed_csv);
+      if (!note.empty()) build_notes.push_back(note);
     }
   }
-  if (!failures.empty()) {
-    std::printf(
-        "| study | point | metric | committed | now | tolerance | verdict "
-        "|\n|---|---|---|---:|---:|---|---|\n");
-    for (const auto& [study, v] : failures) {
-      std::printf("| %s | %s | %s | %s | %s | %s | FAIL |\n", study.c_str(), v.point.c_str(),
-                  v.metric.c_str(), v.committed.c_str(), v.now.c_str(), v.tolerance.c_str());
-    }
+  if (failed_scenarios > 0) {
+    std::fputs(failures.c_str(), stdout);
+    for (const auto& note : build_notes) std::printf("Note: %s.\n", note.c_str());
+    if (build.dirty) std::printf("Note: this checkout has uncommitted changes.\n");
     std::fprintf(stderr,
-                 "perflab: check failed: %zu difference(s) from the committed results; if the change is "
+                 "perflab: check failed: %zu scenario(s) differ from the committed results; if the change is "
                  "deliberate, `perflab check --update` rewrites them for review\n",
-                 failures.size());
+                 failed_scenarios);
     return kExitFailedRuns;
   }
   for (const auto& [study, t] : tally) {
-    std::printf("%s: ok (%zu scenario%s, %zu exact values, %zu interval tests, %zu claims, %.1f s)\n",
-                study.c_str(), t.scenarios, t.scenarios == 1 ? "" : "s", t.exact, t.intervals, t.claims,
-                t.wall_s);
+    std::printf(
+        "%s: ok (%zu scenario%s, %zu exact values, %zu paired values within tolerance, %zu claims, %.1f s)\n",
+        study.c_str(), t.scenarios, t.scenarios == 1 ? "" : "s", t.exact, t.tolerance, t.claims, t.wall_s);
   }
+  if (build.dirty) std::printf("(checked on a tree with uncommitted changes)\n");
   return 0;
+}
+
+// `perflab compare A B`: exit 0 when nothing moved, 1 when something did, 2 on bad input.
+int cmd_compare(const std::string& a, const std::string& b, const std::vector<std::string>& tolerance_flags,
+                const std::string& format, bool all) {
+  auto comparison = compare_folders(a, b, tolerance_flags);
+  if (!comparison.ok()) return fail_input(comparison.status().message());
+  std::cout << render_comparison(*comparison, format, all);
+  std::cout.flush();
+  return comparison->pass() ? 0 : kExitFailedRuns;
 }
 
 }  // namespace
 
 int cli_main(int argc, char** argv) {
+  set_command_line(argc, argv);
   CLI::App app{
       "perflab: runs real implementations of famous performance fixes against simulated networks with\n"
       "injected random latency (and on the real CPU), sweeps their knobs and prints the tables.\n"
@@ -526,26 +585,52 @@ int cli_main(int argc, char** argv) {
 
   bool quick = false;
   bool update = false;
+  std::vector<std::string> tolerances;
   auto* check = app.add_subcommand(
       "check",
-      "The regression gate: rerun the headline scenarios and compare with the committed results/ (exact "
-      "counts, Welch tests on simulated times, the studies' ratio claims); exit 1 with a table of what "
-      "moved");
+      "The regression gate: rerun the headline scenarios and pair them seed by seed with the committed "
+      "results/ (exact counts equal, simulated times within a relative 1e-9, the studies' claims on "
+      "micro-engine timings); exit 1 with a table of what moved");
   check->add_option("STUDY", studies, "Only these studies (default: all)");
   check->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
   check->add_flag("--quick", quick,
                   "Each scenario's [quick] variant: fewer seeds and sizes (about a minute)");
   check->add_flag("--full", full, "Also the slow headline scenarios");
+  check
+      ->add_option("--tolerance", tolerances,
+                   "Relative tolerance of simulated times, for every metric (--tolerance 1e-6) or one "
+                   "(--tolerance duration_s=1e-6); default 1e-9 or the scenario's [check] table")
+      ->allow_extra_args(false);
   check->add_flag("--update", update,
                   "Rewrite the committed results instead (what `reproduce` does), for a deliberate change: "
                   "review the diff and commit it");
 
-  static const std::set<std::string> commands = {"list",  "describe", "run", "reproduce",
-                                                 "check", "merge",    "rows"};
-  if (argc > 1 && argv[1][0] != '-' && commands.count(argv[1]) == 0) {
+  std::vector<std::string> compare_dirs;
+  std::string compare_format = "md";
+  bool compare_all = false;
+  auto* compare = app.add_subcommand(
+      "compare",
+      "Compare two result folders of the same scenarios (two --out folders, or main's results/ and a "
+      "branch's) point by point and seed by seed, by check's rules: A, B, change, verdict; exit 1 when "
+      "anything moved beyond its tolerance");
+  compare->add_option("A_B", compare_dirs, "Two folders: A, the baseline, then B, compared with it")
+      ->required()
+      ->expected(2);
+  compare->add_option("--format", compare_format, "md (default), csv or json")
+      ->check(CLI::IsMember({"md", "csv", "json"}));
+  compare->add_option("--tolerance", tolerances, "As for check: 1e-6, or METRIC=1e-6")
+      ->allow_extra_args(false);
+  compare->add_flag("--all", compare_all, "List unchanged point × metric cells too (markdown)");
+
+  std::vector<std::string> commands;
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    commands.push_back(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     return fail_input(
         std::string("unknown command \"") + argv[1] +
-        "\", expected one of list, describe, run, merge, reproduce, check (see perflab --help)");
+        "\", expected one of list, describe, run, merge, reproduce, check, compare (see perflab "
+        "--help)");
   }
   try {
     app.parse(argc, argv);
@@ -566,8 +651,11 @@ int cli_main(int argc, char** argv) {
     return 0;
   }
   if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
-  if (*check)
-    return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
+  if (*check) {
+    return update ? cmd_reproduce(studies, study_jobs, full)
+                  : cmd_check(studies, study_jobs, quick, full, tolerances);
+  }
+  if (*compare) return cmd_compare(compare_dirs[0], compare_dirs[1], tolerances, compare_format, compare_all);
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
   if (*rows) return cmd_rows(flags, rows_tasks, rows_origin, rows_dir);
   auto overrides = overrides_of(flags);

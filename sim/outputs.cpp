@@ -4,7 +4,8 @@
 #include <fstream>
 #include <set>
 
-#include "analysis/stats.h"
+#include "sim/markdown.h"
+#include "sim/stats/stats.h"
 #include "sim/value_format.h"
 
 namespace perflab {
@@ -44,33 +45,6 @@ std::string first_error(const RunTable& table, size_t point) {
     if (row.point == point && row.failed()) return row.error;
   }
   return "";
-}
-
-// "12.3 ± 0.4" with digits suited to the interval.
-std::string mean_with_interval(const stats::Summary& s) {
-  double half = (s.ci95_high - s.ci95_low) / 2;
-  double magnitude = std::max(std::fabs(s.mean), half);
-  int decimals = 0;
-  if (magnitude > 0)
-    decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
-  if (half > 0) decimals = std::max(decimals, std::min(6, -static_cast<int>(std::floor(std::log10(half)))));
-  char text[96];
-  if (magnitude > 0 && magnitude < 1e-3) {  // tiny values (lock holds of nanoseconds) in scientific notation
-    if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-      std::snprintf(text, sizeof text, "%.3g ± %.2g", s.mean, half);
-    } else {
-      std::snprintf(text, sizeof text, "%.3g", s.mean);
-    }
-    return text;
-  }
-  if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
-    return format_number(s.mean);
-  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-    std::snprintf(text, sizeof text, "%.*f ± %.*f", decimals, s.mean, decimals, half);
-  } else {
-    std::snprintf(text, sizeof text, "%.*f", decimals, s.mean);
-  }
-  return text;
 }
 
 Status write_file(const std::filesystem::path& file, const std::string& text) {
@@ -200,26 +174,27 @@ std::string summary_markdown(const RunTable& table) {
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
   if (scenario.seeds > 1) out += "Values are mean ± half-width of the 95% Student-t interval over seeds.\n\n";
-  std::string header = "|";
-  std::string rule = "|";
+  std::vector<std::string> header;
+  std::string alignments;
   for (size_t c : shown) {
-    header += " " + scenario.param_columns[c] + " |";
-    rule += "---|";
+    header.push_back(scenario.param_columns[c]);
+    alignments += 'l';
   }
   for (const auto& m : metric_names(table)) {
-    header += " " + m + " |";
-    rule += "---:|";
+    header.push_back(m);
+    alignments += 'r';
   }
-  out += header + "\n" + rule + "\n";
+  MarkdownTable summary(header, alignments);
   for (size_t p = 0; p < scenario.grid.size(); ++p) {
-    std::string line = "|";
-    for (size_t c : shown) line += " " + scenario.grid[p].column_labels[c] + " |";
+    std::vector<std::string> cells;
+    for (size_t c : shown) cells.push_back(scenario.grid[p].column_labels[c]);
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);
-      line += " " + (values.empty() ? std::string("—") : mean_with_interval(stats::summarize(values))) + " |";
+      cells.push_back(values.empty() ? std::string("—") : mean_with_interval(stats::summarize(values)));
     }
-    out += line + "\n";
+    summary.add(cells);
   }
+  out += summary.str();
   bool any_failed = false;
   for (size_t p = 0; p < scenario.grid.size(); ++p) {
     size_t failed = failed_runs(table, p);

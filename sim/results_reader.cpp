@@ -1,6 +1,7 @@
 // See results_reader.h.
 #include "sim/results_reader.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -55,7 +56,83 @@ std::vector<std::pair<int, std::string>> read_records(std::ifstream& in) {
   return records;
 }
 
+Result<double> parse_metric(const std::string& where, const std::string& name, const std::string& text) {
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    return Status::Error(where + name + " = \"" + text + "\" is not a number");
+  return value;
+}
+
 }  // namespace
+
+Result<ResultRows> read_result_rows(const std::filesystem::path& csv) {
+  std::ifstream in(csv);
+  if (!in)
+    return Status::Error(csv.string() +
+                         ": cannot read, expected the <name>.csv that `perflab run --out` writes");
+  auto records = read_records(in);
+  if (records.empty()) return Status::Error(csv.string() + ":1: empty file, expected a header row");
+  auto header = split_csv_line(records.front().second);
+  auto seed_column = std::find(header.begin(), header.end(), "seed");
+  if (seed_column == header.end() || header.back() != "error") {
+    return Status::Error(
+        csv.string() +
+        ":1: not a perflab results file, expected the columns PARAMETERS…, seed, METRICS…, error");
+  }
+  ResultRows result;
+  result.origin = csv.string();
+  result.param_columns.assign(header.begin(), seed_column);
+  result.metric_columns.assign(seed_column + 1, header.end() - 1);
+  const size_t seed_index = result.param_columns.size();
+  for (size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, text] = records[r];
+    if (text.empty()) continue;
+    auto fields = split_csv_line(text);
+    std::string where = csv.string() + ":" + std::to_string(line) + ": ";
+    if (fields.size() != header.size()) {
+      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
+                           std::to_string(header.size()) + " as in the header");
+    }
+    ResultRow row;
+    row.point.assign(fields.begin(), fields.begin() + static_cast<long>(seed_index));
+    row.labels = row.point;
+    char* end = nullptr;
+    const std::string& seed_text = fields[seed_index];
+    row.seed = std::strtoull(seed_text.c_str(), &end, 10);
+    if (seed_text.empty() || *end != '\0')
+      return Status::Error(where + "seed \"" + seed_text + "\" is not an integer");
+    row.error = fields.back();
+    if (row.ok()) {
+      for (size_t m = 0; m < result.metric_columns.size(); ++m) {
+        auto value = parse_metric(where, result.metric_columns[m], fields[seed_index + 1 + m]);
+        if (!value.ok()) return value.status();
+        row.metrics[result.metric_columns[m]] = *value;
+      }
+    }
+    result.rows.push_back(std::move(row));
+  }
+  return result;
+}
+
+ResultRows result_rows(const RunTable& table) {
+  const Scenario& scenario = *table.scenario;
+  ResultRows result;
+  result.origin = scenario.name;
+  result.param_columns = scenario.param_columns;
+  for (const auto& m : scenario.study->metrics_for(scenario.engine)) result.metric_columns.push_back(m.name);
+  for (const auto& run : table.rows) {
+    if (!run.ran()) continue;
+    ResultRow row;
+    row.point = scenario.grid[run.point].column_values;
+    row.labels = scenario.grid[run.point].column_labels;
+    row.seed = run.seed;
+    row.error = run.ok() ? "" : (run.error.empty() ? std::string(outcome_name(run.outcome)) : run.error);
+    row.metrics = run.metrics;
+    result.rows.push_back(std::move(row));
+  }
+  return result;
+}
 
 Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::path& csv) {
   std::ifstream in(csv);
@@ -110,12 +187,9 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
                                                          : Outcome::kFailed;
     if (row.ok()) {
       for (const auto& m : scenario.study->metrics_for(scenario.engine)) {
-        const std::string& text_value = fields[column[m.name]];
-        double value = std::strtod(text_value.c_str(), &end);
-        if (text_value.empty() || *end != '\0') {
-          return Status::Error(where + m.name + " = \"" + text_value + "\" is not a number");
-        }
-        row.metrics[m.name] = value;
+        auto value = parse_metric(where, m.name, fields[column[m.name]]);
+        if (!value.ok()) return value.status();
+        row.metrics[m.name] = *value;
       }
     }
     table.rows.push_back(std::move(row));

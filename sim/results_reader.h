@@ -1,8 +1,12 @@
-// Reading a run back from its CSV (<name>.csv, as outputs.cpp writes it): the committed results under
-// results/<study>/ become a RunTable laid over a loaded scenario's grid, so `perflab check` can compare a
-// fresh run with them point by point and seed by seed. Rows of points the scenario does not have (a
-// quick variant runs a subset) are skipped; a missing file, a header that lacks a parameter or metric
-// column, or a value that is not a number is an error naming the file and line.
+// Reading a run back from its CSV (<name>.csv, as outputs.cpp writes it: parameter columns, seed, metric
+// columns, error), in two shapes:
+//   - read_result_rows: the rows as the file holds them, keyed by (parameter values, seed), needing no
+//     scenario: what `perflab check` and `perflab compare` pair seed by seed, even when the grid changed;
+//   - read_results: a RunTable laid over a loaded scenario's grid, for what reads a table by grid point
+//     (a study's claims). Rows of points the scenario does not have (a quick variant runs a subset) are
+//     skipped.
+// A missing file, a header that lacks a column, or a value that is not a number is an error naming the
+// file and line.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +15,28 @@
 #include "sim/run_table.h"
 
 namespace perflab {
+
+// One run's row: its grid point as parameter values (the CSV's text: the key) and labels (how a person
+// reads them: the scenario's spelling for a fresh run, the CSV text for a file), seed, outcome, metrics.
+struct ResultRow {
+  std::vector<std::string> point;
+  std::vector<std::string> labels;
+  uint64_t seed = 0;
+  std::string error;  // empty when the run succeeded
+  Metrics metrics;    // only when it succeeded
+  bool ok() const { return error.empty(); }
+};
+
+struct ResultRows {
+  std::string origin;  // the CSV file, or the scenario of a fresh run
+  std::vector<std::string> param_columns;
+  std::vector<std::string> metric_columns;
+  std::vector<ResultRow> rows;
+};
+
+Result<ResultRows> read_result_rows(const std::filesystem::path& csv);
+// A finished run in the same shape (the rows that ran).
+ResultRows result_rows(const RunTable& table);
 
 Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::path& csv);
 

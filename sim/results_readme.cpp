@@ -2,12 +2,14 @@
 #include "sim/results_readme.h"
 
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <thread>
 
+#include <fmt/format.h>
+
+#include "sim/markdown.h"
+#include "sim/provenance.h"
 #include "sim/study.h"
 #include "sim/value_format.h"
 
@@ -15,40 +17,11 @@ namespace perflab {
 namespace fs = std::filesystem;
 namespace {
 
-std::string machine() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-  return model + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
-}
-
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-  return text;
-}
-
 std::string read_text(const fs::path& file) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::map<std::string, std::string> read_meta(const fs::path& file) {
-  std::map<std::string, std::string> meta;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    auto eq = line.find(" = ");
-    if (eq != std::string::npos) meta[line.substr(0, eq)] = line.substr(eq + 3);
-  }
-  return meta;
 }
 
 std::vector<fs::path> files_in(const fs::path& dir, const std::string& prefix, const std::string& suffix) {
@@ -70,12 +43,19 @@ std::string section(const fs::path& study_dir, const std::string& name) {
   fs::path meta_file = study_dir / (name + ".meta");
   if (fs::exists(meta_file)) {
     auto meta = read_meta(meta_file);
+    std::string host = meta.count("host") ? meta["host"] : meta["machine"];
+    std::string commit = meta.count("commit") ? meta["commit"].substr(0, 12) : "";
     out += "Scenario `scenarios/" + meta["file"] + "`, " + meta["engine"] + " engine, " + meta["seeds"] +
-           " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + meta["machine"] + " (" +
-           meta["date"] + ").\n\n";
+           " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + host + " (" +
+           meta["date"] + ")" +
+           (commit.empty() ? std::string()
+                           : ", commit `" + commit + "`" +
+                                 (meta["dirty"] == "true" ? " with uncommitted changes" : "")) +
+           ".\n\n";
   } else {
-    out += "(No run record: these results come from a run made before `perflab reproduce` kept one; "
-           "`perflab reproduce --full` rewrites them.)\n\n";
+    out +=
+        "(No run record: these results come from a run made before `perflab reproduce` kept one; "
+        "`perflab reproduce --full` rewrites them.)\n\n";
   }
   fs::path report = study_dir / (name + ".report.md");
   fs::path summary = study_dir / (name + ".md");
@@ -90,23 +70,24 @@ std::string section(const fs::path& study_dir, const std::string& name) {
 }  // namespace
 
 Status write_run_metadata(const fs::path& study_dir, const ReproducedScenario& run) {
-  std::ofstream out(study_dir / (run.name + ".meta"));
+  fs::path file = study_dir / (run.name + ".meta");
+  std::ofstream out(file);
   out << "name = " << run.name << "\nstudy = " << run.study << "\nfile = " << run.file
       << "\ndescription = " << run.description << "\nengine = " << run.engine << "\nseeds = " << run.seeds
-      << "\nruns = " << run.runs << "\nwall_s = " << format_printf("%.1f", run.wall_s)
-      << "\nmachine = " << machine() << "\ndate = " << today() << "\n";
-  return out ? Status::OK() : Status::Error((study_dir / (run.name + ".meta")).string() + ": cannot write");
+      << "\nruns = " << run.runs << "\nwall_s = " << format_printf("%.1f", run.wall_s) << "\n";
+  for (const auto& [key, value] : current_provenance().fields()) out << key << " = " << value << "\n";
+  return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }
 
 std::string timing_table(const std::vector<ReproducedScenario>& runs) {
-  std::string out = "| scenario | engine | runs | wall time |\n|---|---|---:|---:|\n";
+  MarkdownTable table({"scenario", "engine", "runs", "wall time"}, "llrr");
   double total = 0;
   for (const auto& run : runs) {
-    out += "| " + run.name + " | " + run.engine + " | " + std::to_string(run.runs) + " | " +
-           format_printf("%.1f s", run.wall_s) + " |\n";
+    table.add({run.name, run.engine, std::to_string(run.runs), fmt::format("{:.1f} s", run.wall_s)});
     total += run.wall_s;
   }
-  return out + "| **all** | | | " + format_printf("%.1f s", total) + " |\n";
+  table.add({"**all**", "", "", fmt::format("{:.1f} s", total)});
+  return table.str();
 }
 
 Status write_results_readme(const fs::path& results) {

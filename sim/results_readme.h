@@ -1,6 +1,7 @@
 // results/README.md: the one page a person reads to see every study's headline results without running
 // anything. `perflab reproduce` writes a small metadata file beside each scenario's outputs
-// (<name>.meta: what was run, on which machine, how long it took) and then rebuilds the page from what is
+// (<name>.meta: what was run, how long it took, and its provenance: commit, build, host, command; see
+// sim/provenance.h) and then rebuilds the page from what is
 // on disk under results/, so reproducing one study keeps the others' sections.
 #pragma once
 
@@ -12,10 +13,11 @@
 
 namespace perflab {
 
+// What `.meta` records of one run besides its provenance.
 struct ReproducedScenario {
   std::string study;
   std::string name;
-  std::string file;  // relative to scenarios/
+  std::string file;  // relative to scenarios/ when it is a shipped scenario, else as given
   std::string description;
   std::string engine;
   int seeds = 1;
@@ -23,6 +25,7 @@ struct ReproducedScenario {
   double wall_s = 0;
 };
 
+// Writes <study_dir>/<name>.meta: the run's record, then the provenance of this process.
 Status write_run_metadata(const std::filesystem::path& study_dir, const ReproducedScenario& run);
 // A markdown table of how long each scenario took.
 std::string timing_table(const std::vector<ReproducedScenario>& runs);

@@ -21,6 +21,29 @@ const char* outcome_name(Outcome outcome) {
   return "?";
 }
 
+RunTable RunTable::empty(const Scenario& scenario) {
+  RunTable table;
+  table.scenario = &scenario;
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    for (int r = 0; r < scenario.seeds; ++r) {
+      RunRow row;
+      row.point = p;
+      row.replication = r;
+      row.seed = seed_of(scenario, r);
+      table.rows.push_back(row);
+    }
+  }
+  return table;
+}
+
+bool RunTable::place(RunRow row) {
+  if (row.replication < 0 || row.replication >= scenario->seeds) return false;
+  size_t task = task_of(row.point, row.replication);
+  if (task >= rows.size()) return false;
+  rows[task] = std::move(row);
+  return true;
+}
+
 std::vector<double> RunTable::values(size_t point, const std::string& metric) const {
   std::vector<double> out;
   for (const auto& row : rows) {

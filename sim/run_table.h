@@ -33,10 +33,23 @@ struct RunRow {
   bool failed() const { return outcome == Outcome::kFailed || outcome == Outcome::kTimedOut; }
 };
 
+// The layout of a scenario's runs: grid point p, replication r is run (task) p × seeds + r, rows in that
+// order, and its seed is the scenario's seed + r.
 struct RunTable {
   const Scenario* scenario = nullptr;
   std::vector<RunRow> rows;
   bool interrupted = false;
+
+  // Every grid point × replication of `scenario`, in grid order, not run yet.
+  static RunTable empty(const Scenario& scenario);
+  static uint64_t seed_of(const Scenario& scenario, int replication) {
+    return scenario.seed + static_cast<uint64_t>(replication);
+  }
+  size_t task_of(size_t point, int replication) const {
+    return point * static_cast<size_t>(scenario->seeds) + static_cast<size_t>(replication);
+  }
+  // Puts a run's row in its place; false when it is no run of this table (another scenario's row).
+  bool place(RunRow row);
 
   size_t failed() const {
     size_t n = 0;

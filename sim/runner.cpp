@@ -37,21 +37,6 @@ Status check_metrics(const Study& study, Engine engine, const Metrics& metrics) 
 
 }  // namespace
 
-RunTable empty_run_table(const Scenario& scenario) {
-  RunTable table;
-  table.scenario = &scenario;
-  for (size_t p = 0; p < scenario.grid.size(); ++p) {
-    for (int r = 0; r < scenario.seeds; ++r) {
-      RunRow row;
-      row.point = p;
-      row.replication = r;
-      row.seed = scenario.seed + static_cast<uint64_t>(r);
-      table.rows.push_back(row);
-    }
-  }
-  return table;
-}
-
 namespace {
 
 // The row of a child that has ended: what it sent, unless it was killed, crashed or sent no whole row.
@@ -78,7 +63,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
   RunRow row;
   row.point = point;
   row.replication = replication;
-  row.seed = scenario.seed + static_cast<uint64_t>(replication);
+  row.seed = RunTable::seed_of(scenario, replication);
   row.outcome = Outcome::kFailed;
   const Study& study = *scenario.study;
   const Params& params = scenario.grid[point].params;
@@ -106,15 +91,8 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
   return row;
 }
 
-std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count) {
-  std::vector<size_t> tasks;
-  size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
-  for (auto t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count)) tasks.push_back(t);
-  return tasks;
-}
-
 Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& options) {
-  RunTable table = empty_run_table(scenario);
+  RunTable table = RunTable::empty(scenario);
   if (options.timeline && table.rows.size() != 1) {
     return Status::Error("--timeline needs a single run (one grid point, --seeds 1); this run has " +
                          std::to_string(table.rows.size()) + ", narrow it with --set and --seeds 1");
@@ -125,11 +103,7 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     auto opened = Journal::open(*options.journal, scenario, options.resume);
     if (!opened.ok()) return opened.status();
     journal.emplace(std::move(opened).value());
-    for (const auto& finished : journal->rows()) {
-      size_t task =
-          finished.point * static_cast<size_t>(scenario.seeds) + static_cast<size_t>(finished.replication);
-      if (task < table.rows.size()) table.rows[task] = finished;
-    }
+    for (const auto& finished : journal->rows()) table.place(finished);
   }
 
   std::vector<bool> wanted(table.rows.size(), !options.tasks);

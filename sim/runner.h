@@ -22,18 +22,12 @@ struct RunOptions {
   std::optional<std::filesystem::path> journal;   // finished rows are appended here as they arrive
   bool resume = false;                            // skip the rows already in the journal
   std::optional<std::filesystem::path> timeline;  // single-point runs only
-  // Only these runs (indices into the table: point × seeds + replication), e.g. one shard of a sweep or a
+  // Only these runs (RunTable::task_of), e.g. one shard of a sweep or a
   // Dask task's share; the others stay not run. None: every run.
   std::optional<std::vector<size_t>> tasks;
   // Called in the parent with each row the moment its run ends (ok or not), e.g. to stream rows to a caller.
   std::function<void(const RunRow&)> on_row;
 };
-
-// Every grid point × replication, in grid order, not run yet.
-RunTable empty_run_table(const Scenario& scenario);
-
-// The runs of shard `index` (1-based) of `count`: every count-th run of the table, starting at index - 1.
-std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count);
 
 // Runs the scenario. Failed runs are rows with an error, not a failed Result; the Result fails only when the
 // run could not start (bad options, an unusable journal).

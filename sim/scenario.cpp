@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -33,12 +34,6 @@ const std::map<std::string, std::vector<std::string>>& section_keys() {
 std::string known_params(const Study& study) {
   std::vector<std::string> names;
   for (const auto& p : study.params) names.push_back(p.name);
-  return join(names);
-}
-
-std::string known_studies() {
-  std::vector<std::string> names;
-  for (const auto* study : all_studies()) names.push_back(study->name);
   return join(names);
 }
 
@@ -171,11 +166,10 @@ struct Loader {
     if (!(s = get_string("study", study_name, true)).ok()) return s;
     if (!(s = get_string("engine", engine, false)).ok()) return s;
     if (!(s = get_string("description", scenario.description, false)).ok()) return s;
-    scenario.study = find_study(study_name);
-    if (scenario.study == nullptr) {
-      return error_at(locate("scenario.study", *table->get("study")).where,
-                      "unknown study \"" + study_name + "\", expected one of: " + known_studies());
-    }
+    auto study = study_named(study_name);
+    if (!study.ok())
+      return error_at(locate("scenario.study", *table->get("study")).where, study.status().message());
+    scenario.study = *study;
     if (scenario.name.empty() || scenario.name.find('/') != std::string::npos) {
       return error_at(locate("scenario.name", *table->get("name")).where,
                       "\"name\" must be a non-empty file stem without '/'");
@@ -232,6 +226,39 @@ struct Loader {
         value->visit([&text](const auto& v) { text << v; });
         scenario.quick.push_back({section + "." + key, text.str()});
       }
+    }
+    return Status::OK();
+  }
+
+  // [check]: METRIC = relative tolerance, for the regression gate (sim/check.h). Only a simulated time
+  // of the sim engine takes one; exact counts stay exact.
+  Status load_check_section() {
+    const auto* node = doc.root.get("check");
+    if (node == nullptr) return Status::OK();
+    const auto& metrics = scenario.study->metrics_for(scenario.engine);
+    std::vector<std::string> timed;
+    for (const auto& m : metrics) {
+      if (!m.exact) timed.push_back(m.name);
+    }
+    for (const auto& [key, value] : in_file_order(*node->as_table())) {
+      std::string where = where_of(file, *value);
+      auto spec = std::find_if(metrics.begin(), metrics.end(), [&](const auto& m) { return m.name == key; });
+      if (scenario.engine != Engine::kSim) {
+        return error_at(where,
+                        "[check] tolerances are for the sim engine; micro-engine timings are judged "
+                        "by the study's claims");
+      }
+      if (spec == metrics.end() || spec->exact) {
+        return error_at(
+            where, "[check] " + key + ": " +
+                       (spec == metrics.end() ? "unknown metric" : "an exact count, compared exactly") +
+                       ", expected a simulated time of study " + scenario.study->name + ": " + join(timed));
+      }
+      std::optional<double> tolerance = value->value<double>();
+      if (!tolerance || !(*tolerance >= 0)) {
+        return error_at(where, "[check] " + key + " must be a relative tolerance >= 0, e.g. 1e-6");
+      }
+      scenario.check_tolerances[key] = *tolerance;
     }
     return Status::OK();
   }
@@ -498,11 +525,12 @@ namespace {
 Result<Scenario> load_document(Loader& loader, const std::vector<Override>& overrides) {
   const fs::path& file = loader.file;
   for (const auto& [key, node] : in_file_order(loader.doc.root)) {
-    static const std::set<std::string> sections = {"scenario", "network", "params", "sweep", "case", "quick"};
+    static const std::set<std::string> sections = {"scenario", "network", "params", "sweep",
+                                                   "case",     "quick",   "check"};
     if (sections.count(key) == 0) {
-      return error_at(
-          where_of(file, *node),
-          "unknown section \"" + key + "\", expected scenario, network, params, sweep, case or quick");
+      return error_at(where_of(file, *node), "unknown section \"" + key +
+                                                 "\", expected scenario, network, params, sweep, case, quick "
+                                                 "or check");
     }
     if (key != "case" && !node->is_table())
       return error_at(where_of(file, *node), "\"" + key + "\" must be a table");
@@ -522,8 +550,8 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
     if (!s.ok()) return s;
   }
   loader.scenario.file = file;
-  for (auto step : {&Loader::load_quick_section, &Loader::load_network_section, &Loader::load_fixed,
-                    &Loader::load_sweep, &Loader::load_cases, &Loader::expand_grid}) {
+  for (auto step : {&Loader::load_quick_section, &Loader::load_check_section, &Loader::load_network_section,
+                    &Loader::load_fixed, &Loader::load_sweep, &Loader::load_cases, &Loader::expand_grid}) {
     s = (loader.*step)();
     if (!s.ok()) return s;
   }

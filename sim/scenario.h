@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct Scenario {
   bool headline = false;        // run by `perflab reproduce` and `perflab check`
   bool slow = false;            // headline, but only with --full (minutes of real CPU)
   std::vector<Override> quick;  // [quick]: the overrides of `perflab check --quick` (fewer seeds, sizes)
+  std::map<std::string, double> check_tolerances;  // [check]: relative tolerance per metric (sim/check.h)
   int seeds = 1;
   uint64_t seed = 1;
   int repetitions = 5;         // micro engine: timed repetitions per point

@@ -5,7 +5,6 @@
 
 #include "sim/journal.h"
 #include "sim/row_codec.h"
-#include "sim/runner.h"
 
 namespace perflab {
 namespace {
@@ -24,6 +23,13 @@ Result<Shard> parse_shard_flag(const std::string& text) {
   }
   return Status::Error("--shard \"" + text +
                        "\" is not valid, expected I/N with 1 <= I <= N, e.g. --shard 2/8");
+}
+
+std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count) {
+  std::vector<size_t> tasks;
+  size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
+  for (auto t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count)) tasks.push_back(t);
+  return tasks;
 }
 
 Status write_shard(const std::filesystem::path& file, const Shard& shard) {
@@ -117,20 +123,19 @@ Result<RunTable> merge_shards(const Scenario& scenario, const std::vector<Shard>
                          "expected the file the shards were run from");
   }
 
-  RunTable table = empty_run_table(scenario);
+  RunTable table = RunTable::empty(scenario);
   for (size_t i = 0; i < shards.size(); ++i) {
     const Shard& shard = shards[i];
     auto tasks = shard_tasks(scenario, shard.index, shard.count);
     size_t found = 0;
     for (const auto& row : shard.rows) {
-      size_t task = row.point * static_cast<size_t>(scenario.seeds) + static_cast<size_t>(row.replication);
+      size_t task = table.task_of(row.point, row.replication);
       bool in_shard = task % static_cast<size_t>(shard.count) == static_cast<size_t>(shard.index - 1);
-      if (task >= table.rows.size() || !in_shard) {
+      if (!in_shard || !table.place(row)) {
         return Status::Error(files[i].string() + ": holds a run that is not part of shard " +
                              std::to_string(shard.index) + "/" + std::to_string(shard.count));
       }
       if (row.ran()) ++found;
-      table.rows[task] = row;
     }
     if (found != tasks.size()) {
       return Status::Error(

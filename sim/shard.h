@@ -1,5 +1,5 @@
 // Sweeps split across machines: `perflab run … --shard I/N --out DIR` runs every N-th run of the table
-// (sim/runner.h shard_tasks) and leaves DIR/<name>.shard beside its outputs; `perflab merge DIR… --out OUT`
+// (shard_tasks) and leaves DIR/<name>.shard beside its outputs; `perflab merge DIR… --out OUT`
 // joins the shards into the very files one unsharded run writes. The .shard file says which scenario
 // (file, --set overrides, fingerprint of the expanded grid) and which shard it is, then holds every run's
 // row in the exact form of row_codec.h, so merged outputs are byte-identical to an unsharded run's.
@@ -27,6 +27,10 @@ struct Shard {
 
 // "I/N" with 1 <= I <= N.
 Result<Shard> parse_shard_flag(const std::string& text);
+
+// The runs of shard `index` (1-based) of `count`: every count-th task of the run table (RunTable::task_of),
+// starting at index - 1.
+std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count);
 
 Status write_shard(const std::filesystem::path& file, const Shard& shard);
 Result<Shard> read_shard(const std::filesystem::path& file);

@@ -27,6 +27,13 @@ const Study* find_study(const std::string& name) {
   return it == registry().end() ? nullptr : it->second.get();
 }
 
+Result<const Study*> study_named(const std::string& name) {
+  if (const Study* study = find_study(name)) return study;
+  std::string names;
+  for (const auto& [known, study] : registry()) names += (names.empty() ? "" : ", ") + known;
+  return Status::Error("unknown study \"" + name + "\", expected one of: " + names);
+}
+
 std::vector<const Study*> all_studies() {
   std::vector<const Study*> studies;
   for (const auto& [name, study] : registry()) studies.push_back(study.get());

@@ -92,6 +92,8 @@ struct Study {
 
 void register_study(Study study);
 const Study* find_study(const std::string& name);
+// The study named `name`, or the one error for a name that is none: unknown study "x", expected one of: ….
+Result<const Study*> study_named(const std::string& name);
 std::vector<const Study*> all_studies();
 
 struct StudyRegistration {

@@ -8,12 +8,11 @@
 #include <algorithm>
 
 #include "analysis/module/bindings.h"
-#include "analysis/stats.h"
 #include "sim/journal.h"
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
-#include "sim/runner.h"  // empty_run_table
 #include "sim/scenario.h"
+#include "sim/stats/stats.h"
 #include "sim/value_format.h"
 
 namespace perflab::python {
@@ -36,13 +35,7 @@ std::vector<Override> overrides_of(const std::vector<std::string>& sets) {
 }
 
 const Study& study_named(const std::string& name) {
-  const Study* study = find_study(name);
-  if (study == nullptr) {
-    std::vector<std::string> names;
-    for (const Study* s : all_studies()) names.push_back(s->name);
-    throw py::value_error("unknown study \"" + name + "\", expected one of " + join(names));
-  }
-  return *study;
+  return *value_or_raise(perflab::study_named(name));
 }
 
 py::dict describe(const std::string& name) {
@@ -85,15 +78,13 @@ py::dict describe(const std::string& name) {
 
 // The table of `scenario` with the given encoded rows in place (the rest not run).
 RunTable table_of(const Scenario& scenario, const std::vector<std::string>& encoded) {
-  RunTable table = empty_run_table(scenario);
+  RunTable table = RunTable::empty(scenario);
   for (const auto& line : encoded) {
     std::string text = !line.empty() && line.back() == '\n' ? line.substr(0, line.size() - 1) : line;
     auto row = decode_row(text);
     if (!row) throw py::value_error("not a run row: " + text.substr(0, 80));
-    size_t task = row->point * static_cast<size_t>(scenario.seeds) + static_cast<size_t>(row->replication);
-    if (task >= table.rows.size())
+    if (!table.place(std::move(*row)))
       throw py::value_error("a run row of another scenario: " + text.substr(0, 80));
-    table.rows[task] = std::move(*row);
   }
   return table;
 }

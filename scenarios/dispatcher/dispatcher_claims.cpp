@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/run_table.h"
 

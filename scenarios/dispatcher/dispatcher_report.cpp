@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "models/dispatcher/strategy.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/reference.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "models/dispatcher/dispatcher.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/simulated_monitor.h"

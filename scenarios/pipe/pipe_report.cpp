@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "scenarios/pipe/pipe_study.h"
 #include "sim/reference.h"
 #include "sim/value_format.h"

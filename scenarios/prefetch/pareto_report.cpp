@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "models/prefetch/prefetch_server.h"
 #include "scenarios/prefetch/prefetch_study.h"
 #include "sim/value_format.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 #include "scenarios/prefetch/prefetch_study.h"
 #include "sim/reference.h"
 #include "sim/value_format.h"

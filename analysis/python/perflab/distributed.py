@@ -8,7 +8,7 @@ import math
 import sys
 import uuid
 
-from .runs import run_slice
+from .rows import run_slice
 
 
 def slices_of(runs: int, workers: int) -> list:

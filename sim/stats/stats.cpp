@@ -1,6 +1,6 @@
 // Summaries, quantiles and fits. Student-t quantiles come from Boost.Math (no-throw policy), the least
 // squares solve from Eigen's column-pivoting QR on the n x 2 design matrix [1, x].
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // perflab::stats against table values, a hand-computed sample, and synthetic data with known coefficients.
-#include "analysis/stats.h"
+#include "sim/stats/stats.h"
 
 #include <cmath>
 #include <string>

@@ -1,0 +1,46 @@
+// `perflab compare A B`: two result folders (any two `run --out` folders of the same scenario, or two
+// results/ trees, e.g. main's and a branch's) side by side, per grid point × metric: A, B, the relative
+// change, and the verdict by the rules of `perflab check` (sim/check.h) — the table a CI job posts on a pull
+// request. Scenarios are paired by their <name>.csv (one found in only one folder is listed, not
+// compared; within a scenario every point and seed must pair up); a scenario's study and engine come from its
+// .meta (or, for a folder without one, from the CSV's metric columns), its [check] tolerances from the
+// scenario file the .meta names, when it is still there.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+#include "sim/check.h"
+
+namespace perflab {
+
+struct ScenarioComparison {
+  std::string name;
+  std::string study;
+  Engine engine = Engine::kSim;
+  std::filesystem::path a_csv, b_csv;
+  std::string a_provenance, b_provenance;  // "commit 1a2b3c4d5e6f, GNU 12.2.0 RelWithDebInfo, SimGrid 3.32.0"
+  Comparison values;
+  std::vector<ClaimVerdict> claims;  // empty when the scenario file could not lay the CSVs over its grid
+  bool pass() const;
+};
+
+struct FolderComparison {
+  std::filesystem::path a, b;
+  std::vector<ScenarioComparison> scenarios;
+  std::vector<std::string> only_in_a, only_in_b;  // scenario names found on one side only
+  bool pass() const;
+};
+
+// Pairs the scenarios of two folders and compares each. Bad input is an error (exit 2): a folder that
+// does not exist or holds no results, no scenario in common, a malformed CSV (file:line), two CSVs of one
+// name with different columns, or grids that differ (the parameter that changed is named).
+Result<FolderComparison> compare_folders(const std::filesystem::path& a, const std::filesystem::path& b,
+                                         const std::vector<std::string>& tolerance_flags);
+
+// The report: "md" (moved cells first; unchanged ones listed only with `all`), "csv" or "json".
+std::string render_comparison(const FolderComparison& comparison, const std::string& format, bool all);
+
+}  // namespace perflab
