@@ -77,7 +77,7 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
                             double pack_rate, int64_t relay_buffer, int64_t inner_pipe,
                             double timer_resolution, double timer_phase, const py::object& delay,
                             int64_t chunk_size, double write_rate, const py::object& trace,
-                            uint64_t content_seed) {
+                            uint64_t content_seed, double relay_cost) {
   PipelineOptions o;
   o.platform = value_or_throw(pipe::parse_platform(platform));
   o.mechanism = value_or_throw(pipe::parse_mechanism(mechanism));
@@ -90,6 +90,7 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
   o.transfer_bytes = byte_count(transfer_bytes, "transfer_bytes");
   o.pack_rate = pack_rate;
   o.relay_buffer = byte_count(relay_buffer, "relay_buffer");
+  o.relay_cost = relay_cost;
   o.inner_pipe = byte_count(inner_pipe, "inner_pipe");
   o.timer_resolution = timer_resolution;
   o.timer_phase = timer_phase;
@@ -139,6 +140,7 @@ void bind_results(py::module_& m) {
       .def_readonly("payload_bytes", &PipelineResult::payload_bytes, "Pack (or written) bytes moved.")
       .def_readonly("reads", &PipelineResult::reads, "Completed reads that returned bytes.")
       .def_readonly("poll_sleeps", &PipelineResult::poll_sleeps, "Sleep(1) calls of the emulated poll (H2).")
+      .def_readonly("relays", &PipelineResult::relays, "upload-pack's loop iterations that read (git).")
       .def_readonly("delayed_completions", &PipelineResult::delayed_completions, "Reads held back by H1.")
       .def_readonly("writer_blocked_s", &PipelineResult::writer_blocked_s,
                     "Seconds the writer of the pipe under study waited on it.")
@@ -162,6 +164,10 @@ void bind_results(py::module_& m) {
                     "True if the child exited; False if a signal killed it.")
       .def_readonly("exit_status", &RealPumpResult::exit_status, "The child's exit status (-1 if killed).")
       .def_readonly("signal", &RealPumpResult::signal, "The signal that killed the child, or 0.")
+      .def_readonly("child_cpu_s", &RealPumpResult::child_cpu_s,
+                    "The child's own CPU seconds (/proc/PID/schedstat before reaping), -1 if unknown.")
+      .def_readonly("descendants_cpu_s", &RealPumpResult::descendants_cpu_s,
+                    "CPU seconds of the processes the child waited for (rusage minus its own).")
       .def_property_readonly(
           "head", [](const RealPumpResult& r) { return py::bytes(r.head); },
           "The first bytes read (up to 16).");
@@ -184,6 +190,7 @@ void bind_pipe(py::module_& models) {
       py::arg("timer_phase") = d.timer_phase, py::arg("completion_delay") = py::none(),
       py::arg("chunk_size") = d.chunk_size, py::arg("write_rate") = d.write_rate,
       py::arg("trace") = py::none(), py::arg("content_seed") = d.content_seed,
+      py::arg("relay_cost") = d.relay_cost,
       "Runs one transfer on the model's event loop and returns its PipelineResult. ValueError on bad "
       "parameters (the model's validate()).\n\n"
       "platform: 'windows' (NPFS pipes) or 'linux'.\n"
@@ -202,7 +209,8 @@ void bind_pipe(py::module_& models) {
       "chunk_size: bytes per write, write_rate: bytes/s (fixed).\n"
       "trace: the writes to replay (trace): a trace file path (time_s,bytes CSV) or a list of "
       "(time_s, bytes).\n"
-      "content_seed: seeds the generated pack bytes.");
+      "content_seed: seeds the generated pack bytes.\n"
+      "relay_cost: upload-pack's CPU per relayed packet, seconds (git; 0: a free relay).");
   const RealPumpOptions r;
   m.def(
       "run_real_pump", &run_real_pump, py::arg("argv"), py::arg("stdin") = py::bytes(""),

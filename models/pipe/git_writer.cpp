@@ -88,6 +88,7 @@ Action UploadPack::step(double now) {
         break;
       case State::kRelay: {
         Bytes got = in_.read_now(buffer_.size() - used_, now);
+        ++stats_.relays;
         to_write_.clear();
         next_write_ = 0;
         if (got.empty()) {  // EOF: flush the kept byte, then the flush packet
@@ -107,6 +108,7 @@ Action UploadPack::step(double now) {
           }
         }
         state_ = State::kWriting;
+        if (options_.relay_cost > 0) return Compute{options_.relay_cost};
         break;
       }
       case State::kWriting:

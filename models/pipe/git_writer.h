@@ -2,18 +2,22 @@
 //
 // PackObjects produces `total` bytes of pack at `rate`, flushing 8 KiB at a time into the inner pipe (its
 // csum-file buffer), waiting while the pipe is full. Windows: CreatePipe(..., 8192) (git v2.28
-// compat/mingw.c:1039), an NPFS pipe; Linux: a 64 KiB pipe.
+// compat/mingw.c:1039; Git for Windows v2.31.0.windows.1 compat/mingw.c:1259), an NPFS pipe; Linux: a
+// 64 KiB pipe.
 //
-// UploadPack is create_pack_file's loop (git v2.28 upload-pack.c:340-445) on band 1:
+// UploadPack is create_pack_file's loop (git v2.28 upload-pack.c:344-429) on band 1:
 //   loop:
-//     poll(pack_objects.out)                 Windows: the gnulib emulation, which sleeps to the next tick
-//                                            when the pipe is empty (PollTick); Linux: a real poll
-//     relay_pack_data: xread(out, buffer + used, 8193 - used)         (char buffer[8193], :196, :207)
+//     poll(pack_objects.out, .err)           Windows: the gnulib emulation, which sleeps to the next tick
+//                                            when the pipe is empty (PollTick); Linux: a real poll (:374)
+//     relay_pack_data: xread(out, buffer + used, 8193 - used)         (char buffer[8193], :186, :207)
 //       EOF -> leave the loop
-//       send used - 1 bytes, keep the last one back (:244-247)
+//       send used - 1 bytes, keep the last one back (:245-251)
 //     send_sideband: write "%04x" + band (5 bytes), then write the payload (sideband.c:228-235)
-//   after the loop: send the kept byte (:437-439), then the flush packet "0000" (:441-442)
-// The relay buffer (8,192) is a parameter: git >= 2.35 relays up to 65,515 bytes per packet.
+//     relay_cost: the CPU of one iteration (the poll's probes, the read, the two writes), charged after the
+//       read and before the writes, so the next poll sees the inner pipe as it is relay_cost after the read
+//   after the loop: send the kept byte (:437-440), then the flush packet "0000" (:442-443)
+// (v2.31 has the same code 10 lines lower: buffer[8193] at :196, xread at :217.) The relay buffer (8,192) is
+// a parameter: git >= 2.35 relays up to 65,515 bytes per packet.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,7 @@ struct WriterStats {
   uint64_t writes = 0;
   double blocked_s = 0;      // time spent waiting on a full pipe
   uint64_t poll_sleeps = 0;  // upload-pack only
+  uint64_t relays = 0;       // upload-pack only: loop iterations that read (the last one reads EOF)
 };
 
 class PackObjects : public Process {
@@ -63,6 +68,7 @@ class PackObjects : public Process {
 
 struct UploadPackOptions {
   size_t relay_buffer = 8192;  // bytes xread per packet (the buffer is one byte larger)
+  double relay_cost = 0;       // seconds of upload-pack CPU per iteration (0: the relay is free)
   // Windows' emulated poll (null: a real poll that wakes when data arrives).
   std::optional<PollTick> poll_tick;
 };

@@ -53,6 +53,7 @@ Status validate(const PipelineOptions& o) {
             "relay_buffer must be 1 .. 65,515 bytes (a side-band-64k packet's payload), got " +
             std::to_string(o.relay_buffer));
       }
+      if (!(o.relay_cost >= 0)) return Status::Error("relay_cost must be >= 0 s");
       break;
     case WriterKind::kFixed:
       if (o.transfer_bytes == 0) return Status::Error("transfer_bytes must be at least 1 byte, got 0");
@@ -95,7 +96,7 @@ Pipeline::Pipeline(const PipelineOptions& options, Waker& waker, SpanSink* spans
       } else {
         inner_ = std::make_unique<LinuxPipe>(inner, waker);
       }
-      UploadPackOptions relay{options.relay_buffer, std::nullopt};
+      UploadPackOptions relay{options.relay_buffer, options.relay_cost, std::nullopt};
       if (windows && options.mechanism == Mechanism::kPollTick) {
         relay.poll_tick = PollTick(options.timer_resolution, options.timer_phase);
       }
@@ -131,6 +132,7 @@ PipelineResult Pipeline::result() const {
     const WriterStats& relay = upload_pack_->stats();
     r.payload_bytes = pack_objects_->stats().checksum.bytes();
     r.poll_sleeps = relay.poll_sleeps;
+    r.relays = relay.relays;
     r.writer_blocked_s = relay.blocked_s;
     r.conserved = got.checksum == relay.checksum && relay.payload == pack_objects_->stats().checksum;
   } else {

@@ -36,6 +36,7 @@ struct PipelineOptions {
   uint64_t transfer_bytes = 0;            // git and fixed: bytes of pack data to move
   double pack_rate = 48.0 * 1024 * 1024;  // git: pack-objects' production, bytes/s
   size_t relay_buffer = 8192;             // git: upload-pack's xread size
+  double relay_cost = 0;                  // git: upload-pack's CPU per relayed packet, seconds
   size_t inner_pipe = 0;  // git: pack-objects -> upload-pack pipe; 0 = 8,192 (Windows), 65,536 (Linux)
   double timer_resolution = 0.015625;        // H2: Windows timer tick, seconds
   double timer_phase = 0;                    // H2: where the tick grid starts, in [0, timer_resolution)
@@ -55,6 +56,7 @@ struct PipelineResult {
   uint64_t payload_bytes = 0;  // pack (or written) bytes moved
   uint64_t reads = 0;
   uint64_t poll_sleeps = 0;
+  uint64_t relays = 0;  // git: upload-pack's loop iterations that read
   uint64_t delayed_completions = 0;
   double writer_blocked_s = 0;  // time the writer of the pipe under study waited on it
   bool conserved = false;       // checksum of what the reader got == checksum of what was written

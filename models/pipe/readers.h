@@ -1,13 +1,15 @@
 // The readers (pumps) at the end of the pipe under study, selected by the `pump` parameter.
 //
 // nuprocess-iocp (NuProcess on Windows, ProcessCompletions.java at nuprocess-2.0.2): one outstanding
-//   overlapped ReadFile of buffer.remaining() bytes (queueRead, :287), BUFFER_CAPACITY = 65,536
-//   (NuProcess.java:43) - what the handler left unconsumed; the handler here consumes everything, so every
-//   read asks for 65,536. On each completion from GetQueuedCompletionStatus (:149): readStdout (the handler,
-//   then compact, WindowsProcess.java:356), then queueRead at once (:173-174). A 0-byte completion ends it.
+//   overlapped ReadFile of buffer.remaining() bytes (queueRead :271, the ReadFile :278), BUFFER_CAPACITY =
+//   65,536 (NuProcess.java:43) - what the handler left unconsumed; the handler here consumes everything, so
+//   every read asks for 65,536. On each completion from GetQueuedCompletionStatus (:140): readStdout (the
+//   handler, then compact, WindowsProcess.java:331, :352), then queueRead at once (:164-165). A 0-byte
+//   completion ends it. (Same lines at nuprocess-2.0.1 in ProcessCompletions.java.)
 // jdk-blocking (ProcessBuilder): blocking reads of `read_size` (8 KiB: BufferedInputStream), same handler.
-// nuprocess-epoll (NuProcess on Linux, BasePosixProcess.java:340): level-triggered readiness, then
-//   read(min(available, 65,536)); on Linux a jdk-blocking read waits for the first byte the same way.
+// nuprocess-epoll (NuProcess on Linux, BasePosixProcess.java:329 at nuprocess-2.0.2): level-triggered
+//   readiness, then read(min(available, 65,536)) (:343); on Linux a jdk-blocking read waits for the first
+//   byte the same way.
 //
 // The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
 #pragma once

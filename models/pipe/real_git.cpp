@@ -40,6 +40,7 @@ RealPumpOptions upload_pack_child(const std::filesystem::path& repo, const std::
   char length[5];
   std::snprintf(length, sizeof(length), "%04zx", want.size() + 4);
   o.stdin_data = std::string(length) + want + "0000" + "0009done\n";
+  o.side_band = true;
   return o;
 }
 

@@ -4,14 +4,17 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 
 namespace perflab::pipe {
 namespace {
@@ -37,7 +40,59 @@ Status errno_error(const std::string& what) {
   return Status::Error(what + ": " + std::strerror(errno));
 }
 
+// Nanoseconds the process has spent on a CPU (first field of /proc/PID/schedstat), or -1.
+double schedstat_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/schedstat");
+  unsigned long long ns = 0;
+  if (!(in >> ns)) return -1;
+  return static_cast<double>(ns) * 1e-9;
+}
+
+double seconds(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
 }  // namespace
+
+void SideBandCounter::add(const uint8_t* data, size_t size) {
+  size_t i = 0;
+  while (i < size && !malformed_) {
+    if (left_ == 0) {  // reading a length
+      length_[have_length_++] = static_cast<char>(data[i++]);
+      if (have_length_ < 4) continue;
+      have_length_ = 0;
+      size_t length = 0;
+      for (char c : length_) {
+        if (!std::isxdigit(static_cast<unsigned char>(c))) {
+          malformed_ = true;
+          return;
+        }
+        int digit = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10;
+        length = length * 16 + static_cast<size_t>(digit);
+      }
+      if (length == 0) continue;  // flush packet
+      if (length < 4) {
+        malformed_ = true;
+        return;
+      }
+      left_ = length - 4;
+      want_band_ = left_ > 0;
+      continue;
+    }
+    if (want_band_) {
+      band1_ = data[i] == 1;
+      if (band1_) ++packets_;
+      want_band_ = false;
+      ++i;
+      --left_;
+      continue;
+    }
+    size_t n = std::min(left_, size - i);
+    if (band1_) bytes_ += n;
+    i += n;
+    left_ -= n;
+  }
+}
 
 Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
   if (options.argv.empty()) return Status::Error("real pump: no child command given");
@@ -82,8 +137,16 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
 
   auto reap = [&](bool kill_first) {
     if (kill_first) kill(child, SIGKILL);
+    siginfo_t info{};
+    while (waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    result.child_cpu_s = schedstat_seconds(child);  // still a zombie: its /proc entry is there
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    rusage usage{};
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    if (result.child_cpu_s >= 0) {
+      result.descendants_cpu_s = seconds(usage.ru_utime) + seconds(usage.ru_stime) - result.child_cpu_s;
     }
     result.exited = WIFEXITED(status);
     result.exit_status = result.exited ? WEXITSTATUS(status) : -1;
@@ -99,6 +162,7 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
     return errno_error("epoll");
   }
   std::vector<uint8_t> buffer(options.read_size);
+  SideBandCounter side_band;
   auto deadline = start + std::chrono::duration<double>(options.timeout_s);
   for (;;) {
     auto left =
@@ -131,7 +195,10 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
     }
     result.bytes += static_cast<uint64_t>(got);
     result.checksum.add(buffer.data(), static_cast<size_t>(got));
+    if (options.side_band) side_band.add(buffer.data(), static_cast<size_t>(got));
   }
+  result.band1_packets = side_band.band1_packets();
+  result.band1_bytes = side_band.band1_bytes();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reap(false);
   return result;

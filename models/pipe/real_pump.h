@@ -4,6 +4,11 @@
 // 65,536 bytes per wake (BasePosixProcess.readStdout), checksumming every byte, until end of stream; then
 // reaps the child and reports how it ended. A deadline bounds the whole run: a child that outlives it is
 // killed and the run fails, so a stuck child is reported, never hung on.
+// CPU: once the child has exited it is left a zombie (waitid WNOWAIT) while its own CPU time is read from
+// /proc/PID/schedstat (nanoseconds on the CPU, its main thread: git upload-pack has no other), then reaped
+// with wait4, whose rusage adds the children it waited for (upload-pack's pack-objects). Side band:
+// optionally the stream is parsed as pkt-lines (4 hex digits of length, a band byte), counting the band-1
+// packets, so CPU per relayed packet can be reported.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +26,7 @@ struct RealPumpOptions {
   size_t pipe_size = 65536;       // asked with F_SETPIPE_SZ
   size_t read_size = 65536;       // bytes per read
   double timeout_s = 60;          // the whole run, child included
+  bool side_band = false;         // parse the stream as side-band pkt-lines (upload-pack's output)
 };
 
 struct RealPumpResult {
@@ -32,7 +38,31 @@ struct RealPumpResult {
   bool exited = false;   // the child called exit; else it was killed by `signal`
   int exit_status = -1;
   int signal = 0;
-  std::string head;  // the first bytes read (up to 16), e.g. "PACK" for a pack
+  std::string head;               // the first bytes read (up to 16), e.g. "PACK" for a pack
+  double child_cpu_s = -1;        // the child's own CPU (schedstat); -1 if /proc did not say
+  double descendants_cpu_s = -1;  // user + system CPU of the children it waited for (rusage minus own)
+  uint64_t band1_packets = 0;     // side_band: pkt-lines on band 1 (pack data)
+  uint64_t band1_bytes = 0;       // side_band: their payload bytes
+};
+
+// Counts side-band pkt-lines in a stream fed in arbitrary pieces (pkt-line.c: 4 hex digits of length
+// including themselves, "0000" a flush, then for a side-band packet one band byte).
+class SideBandCounter {
+ public:
+  void add(const uint8_t* data, size_t size);
+  uint64_t band1_packets() const { return packets_; }
+  uint64_t band1_bytes() const { return bytes_; }
+  bool malformed() const { return malformed_; }
+
+ private:
+  char length_[4] = {};
+  size_t have_length_ = 0;
+  size_t left_ = 0;  // bytes of the current packet still to come, band byte included
+  bool want_band_ = false;
+  bool band1_ = false;
+  uint64_t packets_ = 0;
+  uint64_t bytes_ = 0;
+  bool malformed_ = false;
 };
 
 Result<RealPumpResult> run_real_pump(const RealPumpOptions& options);

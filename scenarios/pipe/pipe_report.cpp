@@ -121,11 +121,17 @@ std::string headline_report(const RunTable& table) {
     out += "\n";
   }
 
-  out +=
-      "\nThe handler cost (c0 = " + format_quantity(table.params(0).real("handler_c0"), Quantity::kDuration) +
-      ", c1 = " + format_quantity(table.params(0).real("handler_c1"), Quantity::kDuration) +
-      " per byte) is the one constant calibrated, so that JDK / 4,120 B under poll-tick gives the seed's "
-      "~34 MiB/s; every other number is a prediction of the model.\n\n";
+  out += "\nConstants: the handler cost (c0 = " +
+         format_quantity(table.params(0).real("handler_c0"), Quantity::kDuration) +
+         ", c1 = " + format_quantity(table.params(0).real("handler_c1"), Quantity::kDuration) +
+         " per byte) is the one constant calibrated, so that JDK / 4,120 B under poll-tick gives the seed's "
+         "~34 MiB/s. upload-pack's relay_cost (" +
+         format_quantity(table.params(0).real("relay_cost"), Quantity::kDuration) +
+         " per packet) is derived, not fitted: 16 Win32 calls per relay iteration counted in git's source x "
+         "2 us "
+         "a call (scenarios/pipe/NOTES.md); the pack rate (" +
+         strf("%.0f MiB/s", table.params(0).real("pack_rate") / kMiB) +
+         ") and the 15.625 ms timer tick are assumptions. Every MiB/s here is a prediction.\n\n";
   const double seed_jdk = seed.number(*seed.find("case", std::string("jdk")), "throughput_mib_s").value_or(0);
   const double seed_slow =
       seed.number(*seed.find("case", std::string("nuprocess-2.0.1")), "throughput_mib_s").value_or(0);
@@ -158,13 +164,15 @@ std::string headline_report(const RunTable& table) {
     out += "\n";
   }
   out +=
-      "\nH2's slow rate is pack-objects' lead (8 KiB in its buffer + 8 KiB in the 8,192-byte pipe) per timer "
-      "tick, "
-      "16 KiB / 15.625 ms = 1 MiB/s, about half the seed's ~2 MB/s; the rate scales with the tick "
-      "(scenarios/pipe/phase.toml sweeps timer_resolution and pack_rate). H1 with the default "
-      "completion_delay never gets slow at 48 MiB/s because a held read fills 64 KiB in about 1.3 ms; "
-      "phase.toml sweeps D and "
-      "pack_rate for where it would.\n";
+      "\nH2's slow rate: one 15.625 ms tick moves the 16 KiB pack-objects had buffered (8 KiB in the "
+      "8,192-byte "
+      "pipe, 8 KiB stalled) plus one more 8 KiB for every flush it completes while the relay works, 8 KiB x "
+      "(2 + floor(c_u / (t_c - c_u))) with c_u the relay cost and t_c pack-objects' time per 8 KiB: 1.0 "
+      "MiB/s "
+      "at this pack rate and relay cost, half the seed's ~2 MB/s. Which relay cost and timer resolution give "
+      "the seed's number is the pipe-seed-rate table; the phase heatmaps sweep the pack rate. H1 with the "
+      "default completion_delay never gets slow at 48 MiB/s because a held read fills 64 KiB in about 1.3 "
+      "ms.\n";
   return out;
 }
 

@@ -68,6 +68,11 @@ Study pipe_study() {
                  "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)")
           .at_least(1)
           .only(sim),
+      duration_param("relay_cost", "32us",
+                     "upload-pack's CPU per relayed packet (git): the emulated poll's probes, one ReadFile, "
+                     "two WriteFile; "
+                     "16 Win32 calls x 2 us (scenarios/pipe/NOTES.md); 0us = a free relay")
+          .only(sim),
       size_param(
           "inner_pipe", "0B",
           "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
@@ -93,6 +98,9 @@ Study pipe_study() {
       path_param("trace", "data/git-upload-pack.writes.csv",
                  "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)")
           .only(sim),
+      real_param("trace_speed", "1.0",
+                 "trace: replay the captured writes this many times faster (1 = at their recorded times)")
+          .only(sim),
       choice_param(
           "real_child", "pack-objects", {"pack-objects", "upload-pack"},
           "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
@@ -116,15 +124,23 @@ Study pipe_study() {
       {"seconds", "median wall time of one run: spawn to end of stream"},
       {"bytes", "bytes the child wrote (and the pump read); upload-pack's progress lines vary"},
       {"reads", "reads the pump made in one run"},
+      {"bytes_per_read", "bytes / reads"},
       {"pipe_size_set", "pipe size the kernel set for the requested pipe_buffer (F_GETPIPE_SZ)", true},
       {"failed", "1 if the child failed or did not exit 0"},
+      {"child_cpu_ms", "the git child's own CPU per run (/proc/PID/schedstat before reaping), median"},
+      {"descendants_cpu_ms", "CPU of the processes the child waited for (upload-pack: pack-objects), median"},
+      {"packets", "upload-pack: side-band packets on band 1 (pack data) in one run"},
+      {"cpu_per_packet_us", "upload-pack: its CPU over the clone (start-up included) / band-1 packets"},
   };
   study.setup_micro = setup_linux_real;
   study.validate = validate;
   study.prepare = prepare;
   study.run_sim = run_pipe;
   study.headline_report = [](const RunTable& table) {
-    return table.scenario->engine == Engine::kMicro ? linux_real_report(table) : headline_report(table);
+    if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
+    if (table.scenario->name == "pipe-seed-rate") return seed_rate_report(table);
+    if (table.scenario->name == "pipe-linux-sim") return linux_sim_report(table);
+    return headline_report(table);
   };
   return study;
 }
@@ -146,6 +162,7 @@ Result<pipe::PipelineOptions> options_from(const Params& params) {
   o.transfer_bytes = static_cast<uint64_t>(params.real("transfer_bytes"));
   o.pack_rate = params.real("pack_rate");
   o.relay_buffer = static_cast<size_t>(params.real("relay_buffer"));
+  o.relay_cost = params.real("relay_cost");
   o.inner_pipe = static_cast<size_t>(params.real("inner_pipe"));
   o.timer_resolution = params.real("timer_resolution");
   o.chunk_size = static_cast<size_t>(params.real("chunk_size"));
@@ -155,6 +172,9 @@ Result<pipe::PipelineOptions> options_from(const Params& params) {
     auto events = trace_for(params.string("trace"));
     if (!events.ok()) return events.status();
     o.trace = *events;
+    const double speed = params.real("trace_speed");
+    if (!(speed > 0)) return Status::Error("trace_speed must be > 0, got " + std::to_string(speed));
+    for (pipe::WriteEvent& event : o.trace) event.at /= speed;
   }
   return o;
 }

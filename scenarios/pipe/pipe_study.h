@@ -14,6 +14,8 @@ namespace perflab::pipe_study {
 Result<pipe::PipelineOptions> options_from(const Params& params);
 Result<Metrics> run_pipe(const RunContext& context);
 std::string headline_report(const RunTable& table);
+std::string seed_rate_report(const RunTable& table);  // seed_rate_report.cpp
+std::string linux_sim_report(const RunTable& table);
 Result<MicroWorkload> setup_linux_real(const Params& params);
 std::string linux_real_report(const RunTable& table);
 

@@ -1,11 +1,13 @@
 """Plots of the pipe study: the headline clone (throughput per pump under each explanation, beside the seed's
-numbers) and the phase heatmaps (NuProcess throughput over pack_rate x pipe_buffer, per mechanism)."""
+numbers), the phase heatmaps (NuProcess throughput over pack_rate x pipe_buffer, per mechanism), the seed-rate
+lines (throughput over relay_cost per timer resolution, beside the seed's ~2 MB/s), and the real Linux pump
+on real git beside the simulated Linux pump on the real write trace (reads, bytes per read, throughput)."""
 from pathlib import Path
 
 import numpy as np
 from matplotlib.colors import LogNorm
 
-from perflab_plots import draw_existing, human_rate, human_size, plt, pd, reference, save
+from perflab_plots import draw_existing, errorbar, human_rate, human_size, plt, pd, reference, save
 
 CASES = ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
 
@@ -71,6 +73,62 @@ def plot_phase(summary: Path) -> Path:
     return save(fig, summary, dpi=100, layout=False, bbox_inches="tight")
 
 
+def plot_seed_rate(summary: Path) -> Path:
+    frame = pd.read_csv(summary)
+    seed = reference("pipe").set_index("case").loc["nuprocess-2.0.1", "throughput_mib_s"]
+    rates = list(dict.fromkeys(frame["pack_rate"]))
+    fig, axes = plt.subplots(1, len(rates), figsize=(5.2 * len(rates), 4.2), squeeze=False, sharey=True)
+    for ax, rate in zip(axes[0], rates):
+        for tick in dict.fromkeys(frame["timer_resolution"]):
+            rows = frame[(frame["pack_rate"] == rate) & (frame["timer_resolution"] == tick)]
+            rows = rows.sort_values("relay_cost")
+            errorbar(ax, rows["relay_cost"] * 1e6, rows, "throughput_mib_s", f"tick {tick * 1e3:g} ms")
+        ax.axhspan(1.5, 2.5, color="black", alpha=0.12, label=f"seed: ~{seed:g} MB/s (1.5-2.5)")
+        ax.axvline(32, color="grey", linestyle=":", label="derived relay_cost (32 us)")
+        ax.axvspan(16, 80, color="grey", alpha=0.08, label="plausible range (16-80 us)")
+        ax.set_yscale("log")
+        ax.set_xlabel("relay_cost: upload-pack CPU per packet (us)")
+        ax.set_title(f"pack-objects at {human_rate(rate)} (t_c = {8192 / rate * 1e6:.0f} us / 8 KiB)", fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("NuProcess 2.0.1 (64 KiB) throughput (MiB/s, log)")
+    axes[0][0].legend(fontsize=7, loc="upper left")
+    fig.suptitle("Which relay cost and timer tick give the seed's ~2 MB/s (poll-tick)")
+    return save(fig, summary)
+
+
+def plot_linux(summary: Path) -> Path:
+    """The real pump on real git (pipe-linux-real) beside the simulated pump on the real trace (pipe-linux-sim)."""
+    real = pd.read_csv(summary)
+    real = real[real["real_child"] == "upload-pack"]
+    sim_file = summary.with_name("pipe-linux-sim.summary.csv")
+    sim = pd.read_csv(sim_file) if sim_file.exists() else None
+    sizes = list(dict.fromkeys(real["pipe_buffer"]))
+    x = np.arange(len(sizes))
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    metrics = [("reads", "reads per clone"), ("bytes_per_read", "bytes per read"), ("throughput_mib_s", "MiB/s")]
+    series = [("real epoll pump, real upload-pack", real.set_index("pipe_buffer").reindex(sizes), None)]
+    if sim is not None:
+        for speed in dict.fromkeys(sim["trace_speed"]):
+            rows = sim[sim["trace_speed"] == speed].set_index("pipe_buffer").reindex(sizes).copy()
+            bytes_moved = rows["throughput_mib_s_mean"] * rows["duration_s_mean"] * 1024 * 1024
+            rows["bytes_per_read_mean"] = bytes_moved / rows["reads_mean"]
+            series.append((f"simulated pump, real trace x{speed:g}", rows, speed))
+    width = 0.8 / len(series)
+    for ax, (metric, label) in zip(axes, metrics):
+        for i, (name, rows, _) in enumerate(series):
+            ax.bar(x + i * width, rows[f"{metric}_mean"], width, label=name)
+        ax.set_xticks(x + 0.4 - width / 2)
+        ax.set_xticklabels([human_size(s) for s in sizes])
+        ax.set_xlabel("pipe size asked")
+        ax.set_ylabel(label)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Linux: the real kernel pipe (real git) against the model's Linux pipe (the real write trace)")
+    return save(fig, summary)
+
+
 def plot(results: Path) -> list:
     """Draws the pictures of results/pipe/; returns the files written."""
-    return draw_existing(results, [("pipe-git-clone.summary.csv", plot_clone), ("pipe-phase.summary.csv", plot_phase)])
+    return draw_existing(results, [("pipe-git-clone.summary.csv", plot_clone), ("pipe-phase.summary.csv", plot_phase),
+                                   ("pipe-seed-rate.summary.csv", plot_seed_rate),
+                                   ("pipe-linux-real.summary.csv", plot_linux)])

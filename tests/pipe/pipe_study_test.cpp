@@ -71,6 +71,32 @@ TEST(PipeStudy, BadParametersAreRefusedBeforeAnythingRuns) {
   CliResult zero = run_perflab("run " + kScenario + " --set 'params.transfer_bytes=\"0B\"'");
   EXPECT_NE(zero.status, 0);
   EXPECT_NE(zero.err.find("transfer_bytes"), std::string::npos) << zero.err;
+  CliResult cost = run_perflab("run " + kScenario + " --set 'params.relay_cost=\"-1us\"'");
+  EXPECT_NE(cost.status, 0);
+  EXPECT_NE(cost.err.find("relay_cost"), std::string::npos) << cost.err;
+  CliResult speed =
+      run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set params.trace_speed=0");
+  EXPECT_NE(speed.status, 0);
+  EXPECT_NE(speed.err.find("trace_speed"), std::string::npos) << speed.err;
+}
+
+TEST(PipeStudy, TheRelayCostMovesThe64KiBCloneAsTheClosedFormSays) {
+  // 48 MiB/s: t_c = 163 us per 8 KiB. 112 us of relay per packet: 2 + floor(112 / 51) = 4 packets per
+  // 15.625 ms tick, 2.0 MiB/s; a free relay: 2 packets, 1.0 MiB/s.
+  TempDir dir;
+  CliResult r = run_perflab("run " + std::string(PERFLAB_SCENARIOS) +
+                            "/pipe/seed-rate.toml --seeds 1 --set 'sweep.pack_rate=[\"48MiBps\"]' --set "
+                            "'sweep.timer_resolution=[\"15.625ms\"]' --set 'sweep.relay_cost=[\"0us\", "
+                            "\"112us\"]' --set 'params.transfer_bytes=\"2MiB\"' --out " +
+                            dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "pipe-seed-rate.summary.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    double expected = std::stod(row.at("relay_cost")) == 0 ? 1.0 : 2.0;
+    EXPECT_NEAR(std::stod(row.at("throughput_mib_s_mean")), expected, 0.03 * expected)
+        << row.at("relay_cost");
+  }
 }
 
 }  // namespace

@@ -97,6 +97,35 @@ TEST(RealPump, RealGitPackObjectsAndUploadPack) {
   ASSERT_TRUE(served.ok()) << served.status().message();
   EXPECT_EQ(served->exit_status, 0);
   EXPECT_GT(served->bytes, packed->bytes);  // the pack, plus advertisement, framing and progress
+  // Band 1 carries exactly the pack pack-objects makes (same repository, same objects), in packets of at
+  // most 65,515 bytes (git >= 2.35; 8,192 before).
+  EXPECT_EQ(served->band1_bytes, packed->bytes);
+  EXPECT_GE(served->band1_packets, packed->bytes / 65515);
+  EXPECT_GT(served->child_cpu_s, 0.0);        // upload-pack's own CPU, read before reaping
+  EXPECT_GT(served->descendants_cpu_s, 0.0);  // its pack-objects
+  EXPECT_LT(served->child_cpu_s, 60.0);
+}
+
+TEST(SideBandCounter, CountsBandOnePacketsFedInAnyPieces) {
+  // "0009\x01abcd" (band 1, 4 bytes), "0006\x02x" (band 2), a flush, "0007\x01yz" (band 1, 2 bytes).
+  const std::string stream = std::string(
+                                 "0009\x01"
+                                 "abcd") +
+                             "0006\x02x" + "0000" + "0007\x01yz";
+  for (size_t piece : {size_t{1}, size_t{3}, stream.size()}) {
+    SideBandCounter counter;
+    for (size_t i = 0; i < stream.size(); i += piece) {
+      size_t n = std::min(piece, stream.size() - i);
+      counter.add(reinterpret_cast<const uint8_t*>(stream.data() + i), n);
+    }
+    EXPECT_FALSE(counter.malformed());
+    EXPECT_EQ(counter.band1_packets(), 2u);
+    EXPECT_EQ(counter.band1_bytes(), 6u);
+  }
+  SideBandCounter bad;
+  const std::string junk = "zz01";
+  bad.add(reinterpret_cast<const uint8_t*>(junk.data()), junk.size());
+  EXPECT_TRUE(bad.malformed());
 }
 
 }  // namespace
