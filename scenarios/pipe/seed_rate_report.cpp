@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
-#include "analysis/stats.h"
 #include "scenarios/pipe/pipe_study.h"
 #include "sim/reference.h"
+#include "sim/stats/stats.h"
 
 namespace perflab::pipe_study {
 namespace {
