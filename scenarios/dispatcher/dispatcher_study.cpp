@@ -36,7 +36,9 @@ Study dispatcher_study() {
   Study study;
   study.name = "dispatcher";
   study.description =
-      "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed";
+      "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed, and the "
+      "real "
+      "OkHttp 3.13.1 on a JVM";
   study.params = {
       choice_param("strategy", "counter", strategy_names(),
                    "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed (C++ ports); "

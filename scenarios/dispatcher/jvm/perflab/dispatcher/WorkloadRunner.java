@@ -26,11 +26,12 @@ import okhttp3.Response;
 
 public final class WorkloadRunner {
   private static final int ROUND_ROBIN_HOSTS = 10;
-  // JIT warm-up: the workload at up to WARM_UP_N calls, repeated until WARM_UP_CALLS calls or
-  // WARM_UP_SECONDS, whichever comes first (C2 compiles a method after ~10,000 invocations or loops).
-  private static final int WARM_UP_N = 1000;
-  private static final long WARM_UP_CALLS = 100_000;
-  private static final double WARM_UP_SECONDS = 2.0;
+  // JIT warm-up: the point's own workload, repeated until WARM_UP_CALLS calls were enqueued or
+  // WARM_UP_SECONDS passed, at least once. C2 compiles a method after ~10,000 invocations or loop
+  // iterations, in background threads that a busy 2-core machine delays: fewer calls left the first
+  // timed runs of n = 640 several times slower than the later ones.
+  private static final long WARM_UP_CALLS = 200_000;
+  private static final double WARM_UP_SECONDS = 3.0;
 
   private static final Callback NEVER_CALLED = new Callback() {
     @Override public void onFailure(Call call, IOException e) {}
@@ -96,13 +97,13 @@ public final class WorkloadRunner {
   private Run run;
 
   private void warmUpJit(String workload, int n, int maxRequests, int maxRequestsPerHost) {
-    int size = Math.min(n, WARM_UP_N);
     long calls = 0;
     long start = System.nanoTime();
-    while (calls < WARM_UP_CALLS && (System.nanoTime() - start) * 1e-9 < WARM_UP_SECONDS) {
-      new Run(base, workload, size, maxRequests, maxRequestsPerHost).run();
-      calls += size;
-    }
+    do {
+      new Run(base, workload, n, maxRequests, maxRequestsPerHost).run();
+      System.gc();
+      calls += n;
+    } while (calls < WARM_UP_CALLS && (System.nanoTime() - start) * 1e-9 < WARM_UP_SECONDS);
     warmedUp = true;
   }
 
