@@ -164,7 +164,7 @@ std::string exponent_report(const RunTable& table) {
     out += "\n";
   }
   out += "\nMedian seconds per workload (rows n):\n\n| workload | n |" +
-         header.substr(header.find('|', 1) + 1) + "\n|---|---:|" + rule.substr(4) + "\n";
+         header.substr(header.find('|', 1) + 1) + "\n|---|---:|" + rule.substr(5) + "\n";
   for (const auto& workload : workloads) {
     std::set<int> ns;
     for (const auto& s : strategies) {
