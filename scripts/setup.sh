@@ -16,6 +16,7 @@ PACKAGES=(
   libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java
   libhttpclient-java libhttpcore-java libjavaewah-java libjetty9-java libjsch-java libjzlib-java
   libservlet-api-java libslf4j-java
+  libokhttp-java libokio-java openjdk-17-jdk-headless   # the real OkHttp 3.13.1: the dispatcher's okhttp-jvm
 )
 
 missing=()

@@ -40,6 +40,14 @@ void run_repetition(benchmark::State& state, const MicroWorkload& workload, Metr
       }
     }
     counters = workload.run();
+    if (workload.measured_seconds) {
+      Result<double> seconds = workload.measured_seconds();
+      if (!seconds.ok()) {
+        state.SkipWithError(seconds.status().message().c_str());
+        break;
+      }
+      state.SetIterationTime(seconds.value());
+    }
     if (workload.tear_down) {
       state.PauseTiming();
       workload.tear_down();
@@ -63,8 +71,10 @@ Result<double> run_once(const MicroWorkload& workload, Metrics& counters) {
   const auto start = std::chrono::steady_clock::now();
   counters = workload.run();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  Result<double> seconds = workload.measured_seconds ? workload.measured_seconds() : elapsed.count();
   if (workload.tear_down) workload.tear_down();
-  return elapsed.count();
+  if (!seconds.ok()) return Status::Error("benchmark failed: " + seconds.status().message());
+  return seconds;
 }
 
 }  // namespace
@@ -83,12 +93,14 @@ Result<MicroResult> run_micro(const Study& study, const Params& params, int repe
     --repetitions;
   }
   if (repetitions > 0) {
-    benchmark::RegisterBenchmark(study.name.c_str(),
-                                 [&](benchmark::State& state) { run_repetition(state, *workload, counters); })
-        ->Iterations(1)
-        ->Repetitions(repetitions)
-        ->UseRealTime()
-        ->ReportAggregatesOnly(false);
+    auto* benchmark = benchmark::RegisterBenchmark(
+        study.name.c_str(), [&](benchmark::State& state) { run_repetition(state, *workload, counters); });
+    benchmark->Iterations(1)->Repetitions(repetitions)->ReportAggregatesOnly(false);
+    if (workload->measured_seconds) {
+      benchmark->UseManualTime();
+    } else {
+      benchmark->UseRealTime();
+    }
     RepetitionCollector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();

@@ -53,6 +53,10 @@ struct MicroWorkload {
   std::function<Metrics()> run;     // timed: one whole workload on the real code; returns its counters
   std::function<void()> tear_down;  // optional, untimed
   std::function<Metrics(double median_seconds, const Metrics& counters)> report;
+  // Optional, for code that runs in another process (a child JVM) and times itself, so that the round
+  // trip to it stays off the clock: the seconds of the timed part of the run() just done, or why it
+  // failed. The engine records these instead of its own clock around run().
+  std::function<Result<double>()> measured_seconds;
 };
 
 // A statement a headline report makes that must hold on any machine: a ratio, a fitted exponent, a bound.

@@ -1,6 +1,7 @@
 // What the dispatcher's headline reports claim that holds on any machine, for `perflab check`: the PR's
 // speed-up (scan / counter at the largest n of the burst benchmark), indexed keeping up with counter, and
-// the fitted exponents (scan and counter quadratic where the report says so, indexed linear everywhere).
+// the fitted exponents (scan and counter quadratic where the report says so, indexed linear everywhere,
+// the real OkHttp 3.13.1 quadratic where the counter port is).
 // Absolute times are never claimed: a shared machine can run the same code twice as slowly.
 #include <cmath>
 #include <limits>
@@ -48,12 +49,24 @@ struct ExponentBound {
   double low, high;
 };
 constexpr ExponentBound kExponents[] = {
-    {"enqueue_burst", "scan", 1.6, kAny},       {"enqueue_burst", "counter", 0, 1.2},
-    {"enqueue_burst", "indexed", 0, 1.2},       {"one_host_backlog", "scan", 1.6, kAny},
-    {"one_host_backlog", "counter", 1.6, kAny}, {"one_host_backlog", "indexed", 0, 1.2},
-    {"distinct_hosts", "scan", 0, 1.3},         {"distinct_hosts", "counter", 1.4, kAny},
-    {"distinct_hosts", "indexed", 0, 1.2},      {"round_robin", "scan", 1.6, kAny},
-    {"round_robin", "counter", 1.6, kAny},      {"round_robin", "indexed", 0, 1.2},
+    {"enqueue_burst", "scan", 1.6, kAny},
+    {"enqueue_burst", "counter", 0, 1.2},
+    {"enqueue_burst", "indexed", 0, 1.2},
+    {"one_host_backlog", "scan", 1.6, kAny},
+    {"one_host_backlog", "counter", 1.6, kAny},
+    {"one_host_backlog", "indexed", 0, 1.2},
+    {"distinct_hosts", "scan", 0, 1.3},
+    {"distinct_hosts", "counter", 1.4, kAny},
+    {"distinct_hosts", "indexed", 0, 1.2},
+    {"round_robin", "scan", 1.6, kAny},
+    {"round_robin", "counter", 1.6, kAny},
+    {"round_robin", "indexed", 0, 1.2},
+    // The real OkHttp 3.13.1 on a JVM: the counter algorithm, quadratic on the three (b = 1.8-1.9 measured
+    // over n = 100-3,200; its ~10 µs per call flattens the small end), with a JVM's wider noise. Its burst
+    // exponent is left unclaimed: garbage collection of the live calls and late JIT make it erratic.
+    {"one_host_backlog", "okhttp-jvm", 1.3, kAny},
+    {"distinct_hosts", "okhttp-jvm", 1.3, kAny},
+    {"round_robin", "okhttp-jvm", 1.3, kAny},
 };
 
 }  // namespace

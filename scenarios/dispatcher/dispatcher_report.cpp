@@ -1,7 +1,7 @@
 // The headline reports of the `dispatcher` study: the PR's benchmark table (enqueue n calls to one host with
-// both limits = n) with our C++ timings per strategy beside the PR's Java numbers and the speed-ups, and for
-// every workload the fitted complexity exponent b of each strategy (time ∝ n^b) with the points that did not
-// finish within the point timeout.
+// both limits = n) with our C++ timings per strategy and the real OkHttp 3.13.1's on this machine's JVM
+// beside the PR's Java numbers and the speed-ups, and for every workload the fitted complexity exponent b of
+// each strategy (time ∝ n^b) with the points that did not finish within the point timeout.
 #include <cmath>
 #include <map>
 #include <set>
@@ -20,6 +20,7 @@ const std::vector<std::string>& strategy_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all;
     for (auto strategy : dispatcher::kAllStrategies) all.emplace_back(dispatcher::strategy_name(strategy));
+    all.emplace_back(kOkHttpJvm);
     return all;
   }();
   return names;
@@ -35,6 +36,15 @@ std::string format_time(double seconds) {
 std::string format_ratio(double a, double b) {
   if (!(a > 0) || !(b > 0)) return "—";
   return format_printf("%.3g×", a / b);
+}
+
+// "timed out" when a run of the point was killed at the point timeout, "failed" otherwise (a crash, or
+// okhttp-jvm without a JVM).
+std::string failure(const RunTable& table, size_t point) {
+  for (const auto& row : table.rows) {
+    if (row.point == point && row.outcome == Outcome::kTimedOut) return "timed out";
+  }
+  return "failed";
 }
 
 }  // namespace
@@ -56,11 +66,13 @@ std::string burst_report(const RunTable& table) {
   out +=
       "Enqueue n calls to one host with maxRequests = maxRequestsPerHost = n, never finish (real CPU, "
       "median). As in the PR, only the loop that creates and enqueues the calls is timed.\n";
-  out += "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ port on this machine.\n\n";
   out +=
-      "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | scan / counter | PR before / "
-      "after | "
-      "counter / indexed |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+      "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ ports and the real OkHttp 3.13.1 (the "
+      "PR's fix, Debian's jar) on this machine's JVM, warmed up.\n\n";
+  out +=
+      "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | OkHttp 3.13.1 (JVM) | scan / "
+      "counter | PR before / after | counter / indexed "
+      "|\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (size_t r = 0; r < reference->rows(); ++r) {
     auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
     double before_s = reference->number(r, "before_s").value_or(0);
@@ -71,8 +83,9 @@ std::string burst_report(const RunTable& table) {
     };
     out += "| " + std::to_string(n) + " | " + format_time(get("scan")) + " | " + format_time(get("counter")) +
            " | " + format_time(get("indexed")) + " | " + format_time(before_s) + " | " +
-           format_time(after_s) + " | " + format_ratio(get("scan"), get("counter")) + " | " +
-           format_ratio(before_s, after_s) + " | " + format_ratio(get("counter"), get("indexed")) + " |\n";
+           format_time(after_s) + " | " + format_time(get(kOkHttpJvm)) + " | " +
+           format_ratio(get("scan"), get("counter")) + " | " + format_ratio(before_s, after_s) + " | " +
+           format_ratio(get("counter"), get("indexed")) + " |\n";
   }
   // What matches and what does not, at the largest n both tables have.
   for (size_t r = reference->rows(); r-- > 0;) {
@@ -84,11 +97,18 @@ std::string burst_report(const RunTable& table) {
     double pr_before = reference->number(r, "before_s").value_or(0);
     double pr_after = reference->number(r, "after_s").value_or(0);
     double per_call_ns = 1e9 / static_cast<double>(n);
+    auto jvm_cost = [&](int64_t at) {
+      auto jvm = seconds[kOkHttpJvm].find(at);
+      if (jvm == seconds[kOkHttpJvm].end()) return std::string();
+      return format_printf("%.0f ns", jvm->second * per_call_ns) +
+             " in the real OkHttp 3.13.1 on this machine's JVM (" +
+             format_ratio(jvm->second, counter->second) + " the port) and ";
+    };
     out += "\nAt n = " + std::to_string(n) + " the fix speeds the benchmark up " + format_ratio(ours, 1) +
            " here and " + format_ratio(pr_before, pr_after) +
            " in the PR: the direction and the quadratic growth of scan match. The size does " +
            (ours > pr_before / pr_after ? "not: " : "not exactly: ") + "an enqueue with the fix costs " +
-           format_printf("%.0f ns", counter->second * per_call_ns) + " here and " +
+           format_printf("%.0f ns", counter->second * per_call_ns) + " in the C++ port, " + jvm_cost(n) +
            format_printf("%.0f ns", pr_after * per_call_ns) +
            " in the PR's Java timing, so there the per-call costs other than the scan were a far larger part "
            "of the total.\n";
@@ -99,9 +119,9 @@ std::string burst_report(const RunTable& table) {
 
 std::string exponent_report(const RunTable& table) {
   const std::vector<std::string>& strategies = strategy_names();
-  // seconds[workload][strategy][n]; failed[workload][strategy] lists the n that did not finish.
+  // seconds[workload][strategy][n]; failed[workload][strategy][n] says why n did not finish.
   std::map<std::string, std::map<std::string, std::map<int64_t, double>>> seconds;
-  std::map<std::string, std::map<std::string, std::vector<int64_t>>> failed;
+  std::map<std::string, std::map<std::string, std::map<int64_t, std::string>>> failed;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
     const Params& params = table.params(p);
     const auto& workload = params.string("workload");
@@ -109,14 +129,19 @@ std::string exponent_report(const RunTable& table) {
     int64_t n = params.integer("n");
     auto values = table.values(p, "seconds");
     if (values.empty()) {
-      failed[workload][strategy].push_back(n);
+      failed[workload][strategy][n] = failure(table, p);
     } else {
       seconds[workload][strategy][n] = stats::summarize(values).median;
     }
   }
   std::string out =
       "\nFitted complexity, time ∝ n^b (least squares in log-log over the n that finished):\n\n";
-  out += "| workload | scan | counter | indexed |\n|---|---:|---:|---:|\n";
+  std::string header = "| workload |", rule = "|---|";
+  for (const auto& s : strategies) {
+    header += " " + s + " |";
+    rule += "---:|";
+  }
+  out += header + "\n" + rule + "\n";
   std::set<std::string> workloads;
   for (const auto& [w, by_strategy] : seconds) workloads.insert(w);
   for (const auto& [w, by_strategy] : failed) workloads.insert(w);
@@ -133,25 +158,28 @@ std::string exponent_report(const RunTable& table) {
         auto fit = stats::fit_power(ns, ts);
         if (fit.ok()) cell = format_printf("b = %.2f", fit->b);
       }
-      for (int64_t n : failed[workload][s]) cell += " (n=" + std::to_string(n) + " timed out)";
+      for (const auto& [n, why] : failed[workload][s]) cell += " (n=" + std::to_string(n) + " " + why + ")";
       out += " " + cell + " |";
     }
     out += "\n";
   }
-  out +=
-      "\nMedian seconds per workload (rows n):\n\n| workload | n | scan | counter | indexed |\n"
-      "|---|---:|---:|---:|---:|\n";
+  out += "\nMedian seconds per workload (rows n):\n\n| workload | n |" +
+         header.substr(header.find('|', 1) + 1) + "\n|---|---:|" + rule.substr(5) + "\n";
   for (const auto& workload : workloads) {
     std::set<int> ns;
     for (const auto& s : strategies) {
       for (const auto& [n, t] : seconds[workload][s]) ns.insert(n);
-      for (int64_t n : failed[workload][s]) ns.insert(n);
+      for (const auto& [n, why] : failed[workload][s]) ns.insert(static_cast<int>(n));
     }
     for (int n : ns) {
       out += "| " + workload + " | " + std::to_string(n) + " |";
       for (const auto& s : strategies) {
         auto it = seconds[workload][s].find(n);
-        out += " " + (it != seconds[workload][s].end() ? format_time(it->second) : std::string("timed out")) +
+        auto why = failed[workload][s].find(n);
+        out += " " +
+               (it != seconds[workload][s].end()   ? format_time(it->second)
+                : why != failed[workload][s].end() ? why->second
+                                                   : std::string("—")) +
                " |";
       }
       out += "\n";

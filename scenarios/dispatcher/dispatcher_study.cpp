@@ -17,6 +17,7 @@ namespace {
 std::vector<std::string> strategy_names() {
   std::vector<std::string> names;
   for (auto strategy : dispatcher::kAllStrategies) names.emplace_back(dispatcher::strategy_name(strategy));
+  names.emplace_back(kOkHttpJvm);
   return names;
 }
 
@@ -35,10 +36,13 @@ Study dispatcher_study() {
   Study study;
   study.name = "dispatcher";
   study.description =
-      "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed";
+      "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed, and the "
+      "real "
+      "OkHttp 3.13.1 on a JVM";
   study.params = {
       choice_param("strategy", "counter", strategy_names(),
-                   "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed"),
+                   "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed (C++ ports); "
+                   "okhttp-jvm (micro: the real OkHttp 3.13.1 on a JVM, Debian's libokhttp-java)"),
       int_param("max_requests", "64", "maxRequests: async calls running at once").at_least(1),
       int_param("max_requests_per_host", "5", "maxRequestsPerHost (websockets exempt)").at_least(1),
       choice_param("workload", "enqueue_burst", workload_names(),
@@ -83,7 +87,8 @@ Study dispatcher_study() {
   study.micro_metrics = {
       {"seconds", "median wall time of one whole workload"},
       {"ns_per_call", "seconds / n, in nanoseconds"},
-      {"ops_under_lock", "elements touched under the lock in one workload", true},
+      {"ops_under_lock",
+       "elements touched under the lock in one workload (0 for okhttp-jvm: not instrumented)", true},
       {"ns_per_op", "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element"},
   };
   study.validate = validate_popularity;

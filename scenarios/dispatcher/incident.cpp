@@ -214,6 +214,12 @@ Result<Metrics> run_incident(const RunContext& context) {
   const Params& p = context.params;
   auto zipf_s = parse_popularity(p.text("host_popularity"));
   if (!zipf_s.ok()) return zipf_s.status();
+  // The simulation charges the C++ ports' counted work, which the real library on a JVM cannot report.
+  if (p.string("strategy") == kOkHttpJvm) {
+    return Status::Error(
+        "strategy \"okhttp-jvm\" runs on the micro engine only, expected scan, counter or "
+        "indexed for the incident simulation");
+  }
   auto strategy = dispatcher::parse_strategy(p.string("strategy"));
   if (!strategy.ok()) return strategy.status();
   auto hand_off = parse_lock_hand_off(p.string("lock"));

@@ -12,6 +12,7 @@ namespace perflab::dispatcher_study {
 Result<MicroWorkload> setup_micro_workload(const Params& params) {
   auto workload = dispatcher::parse_workload(params.string("workload"));
   if (!workload.ok()) return workload.status();
+  if (params.string("strategy") == kOkHttpJvm) return setup_okhttp_jvm_workload(params);
   auto strategy = dispatcher::parse_strategy(params.string("strategy"));
   if (!strategy.ok()) return strategy.status();
   const int n = static_cast<int>(params.integer("n"));

@@ -1,7 +1,11 @@
-"""Plots of the dispatcher study: real CPU time per workload and strategy against n (log-log)."""
+"""Plots of the dispatcher study: real CPU time per workload and strategy against n (log-log); the real
+OkHttp 3.13.1 on a JVM (okhttp-jvm) dashed beside the C++ ports."""
 from pathlib import Path
 
 from perflab_plots import errorbar, plt, pd, save
+
+LABELS = {"okhttp-jvm": "OkHttp 3.13.1 (JVM)"}
+STYLES = {"okhttp-jvm": {"linestyle": "--", "color": "black"}}
 
 
 def plot_micro(summary: Path) -> Path:
@@ -11,7 +15,7 @@ def plot_micro(summary: Path) -> Path:
     for ax, workload in zip(axes[0], workloads):
         for strategy, rows in frame[frame["workload"] == workload].groupby("strategy", sort=False):
             rows = rows.dropna(subset=["seconds_mean"]).sort_values("n")
-            errorbar(ax, rows["n"], rows, "seconds", strategy)
+            errorbar(ax, rows["n"], rows, "seconds", LABELS.get(strategy, strategy), **STYLES.get(strategy, {}))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("n (calls)")

@@ -5,42 +5,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "models/dispatcher/dispatcher.h"
+#include "tests/dispatcher/op_script.h"
 #include "tests/dispatcher/test_support.h"
 
 namespace perflab::dispatcher {
 namespace {
-
-// Records accepted calls; rejects while `rejecting` is set.
-class SwitchableExecutor : public Executor {
- public:
-  Status execute(const CallPtr& call) override {
-    if (rejecting) {
-      return Status::Error("executor is shut down");
-    }
-    accepted.push_back(call->name());
-    return Status::OK();
-  }
-  bool rejecting = false;
-  std::vector<std::string> accepted;
-};
-
-struct Replica {
-  explicit Replica(Strategy strategy) : dispatcher(executor, strategy) {
-    dispatcher.set_idle_callback([this] { ++idle_callbacks; });
-  }
-  SwitchableExecutor executor;
-  Dispatcher dispatcher;
-  std::vector<std::string> failed;
-  std::vector<CallPtr> sync_calls;
-  int idle_callbacks = 0;
-};
 
 class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
  protected:
@@ -108,57 +83,46 @@ class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
 TEST_P(DispatcherDifferentialTest, AllStrategiesPromoteTheSameCallsInTheSameOrder) {
   constexpr int kSteps = 6000;
   constexpr int kHosts = 40;
-  std::mt19937_64 random(GetParam());
-  auto chance = [&random](double p) { return std::bernoulli_distribution(p)(random); };
-  auto pick = [&random](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random); };
-  // A skewed host popularity: a few hot hosts that hit their cap, a long tail of rare ones.
-  std::geometric_distribution<int> host_rank(0.15);
+  OpScript script(GetParam(), kHosts);
   size_t peak_ready = 0;
 
   for (int step = 0; step < kSteps; ++step) {
     Replica& reference = *replicas_.front();
-    const size_t running = reference.dispatcher.running_async_calls().size();
-    const size_t ready = reference.dispatcher.queued_calls_count();
-    const double roll = std::uniform_real_distribution<double>(0, 1)(random);
-
-    if (roll < 0.45) {
-      const bool web_socket = chance(0.08);
-      enqueue("h" + std::to_string(host_rank(random) % kHosts), web_socket);
-    } else if (roll < 0.83) {
-      if (running > 0) {
-        finish_running(chance(0.7) ? 0 : pick(running));
-      }
-    } else if (roll < 0.87) {
-      if (running + ready > 0) {
-        cancel_call(pick(running + ready));
-      }
-    } else if (roll < 0.90) {
-      const int max_requests = 1 + static_cast<int>(pick(24));
-      for (auto& replica : replicas_) {
-        ASSERT_TRUE(replica->dispatcher.set_max_requests(max_requests).ok());
-      }
-    } else if (roll < 0.93) {
-      const int per_host = 1 + static_cast<int>(pick(6));
-      for (auto& replica : replicas_) {
-        ASSERT_TRUE(replica->dispatcher.set_max_requests_per_host(per_host).ok());
-      }
-    } else if (roll < 0.97) {
-      const bool start = reference.sync_calls.empty() || chance(0.5);
-      const size_t which = start ? 0 : pick(reference.sync_calls.size());
-      for (auto& replica : replicas_) {
-        if (start) {
+    const Op op = script.next(reference.dispatcher.running_async_calls().size(),
+                              reference.dispatcher.queued_calls_count(), reference.sync_calls.size());
+    switch (op.kind) {
+      case Op::kEnqueue:
+        enqueue(op.host, op.web_socket);
+        break;
+      case Op::kFinish:
+        finish_running(op.index);
+        break;
+      case Op::kCancel:
+        cancel_call(op.index);
+        break;
+      case Op::kMaxRequests:
+        for (auto& replica : replicas_) ASSERT_TRUE(replica->dispatcher.set_max_requests(op.limit).ok());
+        break;
+      case Op::kMaxPerHost:
+        for (auto& replica : replicas_) {
+          ASSERT_TRUE(replica->dispatcher.set_max_requests_per_host(op.limit).ok());
+        }
+        break;
+      case Op::kExecuteSync:
+        for (auto& replica : replicas_) {
           replica->sync_calls.push_back(Call::Create("s", "sync/" + std::to_string(step)));
           ASSERT_TRUE(replica->dispatcher.executed(replica->sync_calls.back()).ok());
-        } else {
-          ASSERT_TRUE(replica->dispatcher.finished_sync(*replica->sync_calls[which]).ok());
-          replica->sync_calls.erase(replica->sync_calls.begin() + static_cast<std::ptrdiff_t>(which));
         }
-      }
-    } else {
-      const bool rejecting = chance(0.15);
-      for (auto& replica : replicas_) {
-        replica->executor.rejecting = rejecting;
-      }
+        break;
+      case Op::kFinishSync:
+        for (auto& replica : replicas_) {
+          ASSERT_TRUE(replica->dispatcher.finished_sync(*replica->sync_calls[op.index]).ok());
+          replica->sync_calls.erase(replica->sync_calls.begin() + static_cast<std::ptrdiff_t>(op.index));
+        }
+        break;
+      case Op::kRejecting:
+        for (auto& replica : replicas_) replica->executor.rejecting = op.rejecting;
+        break;
     }
     expect_replicas_agree(step);
     if (HasFatalFailure()) {

@@ -24,8 +24,10 @@ double summary_value(const std::string& csv, const std::string& strategy, const 
 
 TEST(ScenarioDispatcher, BurstMicroCountsTheQuadraticScan) {
   TempDir dir;
-  auto r =
-      run_dispatcher("enqueue-burst.toml --set 'sweep.n=[640]' --set scenario.repetitions=2", dir.path());
+  auto r = run_dispatcher(
+      "enqueue-burst.toml --set 'sweep.n=[640]' --set scenario.repetitions=2 "
+      "--set 'sweep.strategy=[\"scan\",\"counter\",\"indexed\"]'",
+      dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   std::string summary = read_file(dir / "dispatcher-enqueue-burst.summary.csv");
   double scan = summary_value(summary, "scan", "ops_under_lock_mean");

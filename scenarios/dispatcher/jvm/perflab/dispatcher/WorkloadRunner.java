@@ -1,0 +1,153 @@
+// The okhttp-jvm strategy of perflab's dispatcher study: the study's micro workloads on the real OkHttp
+// 3.13.1 Dispatcher, defined as models/dispatcher/workloads.cpp defines them, timed here with
+// System.nanoTime() around the same part the C++ engine times. perflab starts one JVM per grid point and
+// drives it over stdin/stdout, one command a line, one reply a line ("ok ..." or "error <why>"):
+//   setup WORKLOAD N MAX_REQUESTS MAX_REQUESTS_PER_HOST  build the Dispatcher, its limits and executor (untimed)
+//   run                  enqueue the n calls and, except for enqueue_burst, finish them all (timed);
+//                        replies "ok SECONDS CALLS EXECUTED"
+//   teardown             drop the run's calls and collect the garbage (untimed)
+// The first setup also warms up the JIT (see warmUpJit): C++ is compiled before it runs, Java is not.
+package perflab.dispatcher;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Dispatcher;
+import okhttp3.DispatcherAccess;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+public final class WorkloadRunner {
+  private static final int ROUND_ROBIN_HOSTS = 10;
+  // JIT warm-up: the point's own workload, repeated until WARM_UP_CALLS calls were enqueued or
+  // WARM_UP_SECONDS passed, at least once. C2 compiles a method after ~10,000 invocations or loop
+  // iterations, in background threads that a busy 2-core machine delays: fewer calls left the first
+  // timed runs of n = 640 several times slower than the later ones.
+  private static final long WARM_UP_CALLS = 200_000;
+  private static final double WARM_UP_SECONDS = 3.0;
+
+  private static final Callback NEVER_CALLED = new Callback() {
+    @Override public void onFailure(Call call, IOException e) {}
+
+    @Override public void onResponse(Call call, Response response) {}
+  };
+
+  /** One run of a workload: the PR's test fixture (setup) and its timed loop (run). */
+  static final class Run {
+    final String workload;
+    final int n;
+    final RecordingExecutor executor = new RecordingExecutor();
+    final Dispatcher dispatcher = new Dispatcher(executor);
+    final OkHttpClient client;
+    final List<Runnable> finished = new ArrayList<>();  // kept until teardown, as the C++ run keeps its calls
+
+    Run(OkHttpClient base, String workload, int n, int maxRequests, int maxRequestsPerHost) {
+      if (n < 1) throw new IllegalArgumentException("workload size n must be at least 1, got " + n);
+      this.workload = workload;
+      this.n = n;
+      if (workload.equals("enqueue_burst")) {
+        maxRequests = n;
+        maxRequestsPerHost = n;
+      } else if (!workload.equals("one_host_backlog") && !workload.equals("distinct_hosts")
+          && !workload.equals("round_robin")) {
+        throw new IllegalArgumentException("unknown dispatcher workload \"" + workload + "\"");
+      }
+      dispatcher.setMaxRequests(maxRequests);
+      dispatcher.setMaxRequestsPerHost(maxRequestsPerHost);
+      client = base.newBuilder().dispatcher(dispatcher).build();
+    }
+
+    String hostOfCall(int i) {
+      switch (workload) {
+        case "distinct_hosts":
+          return "h" + i;
+        case "round_robin":
+          return "h" + (i % ROUND_ROBIN_HOSTS);
+        default:
+          return "a";
+      }
+    }
+
+    /** The timed part; returns the calls handed to the executor. */
+    long run() {
+      for (int i = 0; i < n; i++) {
+        client.newCall(new Request.Builder().url("http://" + hostOfCall(i) + "/" + i).build())
+            .enqueue(NEVER_CALLED);
+      }
+      if (workload.equals("enqueue_burst")) return executor.size();
+      long executed = 0;
+      for (List<Runnable> started = executor.take(); !started.isEmpty(); started = executor.take()) {
+        for (Runnable call : started) DispatcherAccess.finishedAsync(dispatcher, call);
+        executed += started.size();
+        finished.addAll(started);
+      }
+      return executed;
+    }
+  }
+
+  private final OkHttpClient base = new OkHttpClient();
+  private boolean warmedUp = false;
+  private Run run;
+
+  private void warmUpJit(String workload, int n, int maxRequests, int maxRequestsPerHost) {
+    long calls = 0;
+    long start = System.nanoTime();
+    do {
+      new Run(base, workload, n, maxRequests, maxRequestsPerHost).run();
+      System.gc();
+      calls += n;
+    } while (calls < WARM_UP_CALLS && (System.nanoTime() - start) * 1e-9 < WARM_UP_SECONDS);
+    warmedUp = true;
+  }
+
+  private String handle(String line) {
+    String[] words = line.trim().split(" ");
+    switch (words[0]) {
+      case "setup": {
+        if (words.length != 5) return "error setup needs WORKLOAD N MAX_REQUESTS MAX_REQUESTS_PER_HOST";
+        int n = Integer.parseInt(words[2]);
+        int maxRequests = Integer.parseInt(words[3]);
+        int maxRequestsPerHost = Integer.parseInt(words[4]);
+        if (!warmedUp) warmUpJit(words[1], n, maxRequests, maxRequestsPerHost);
+        run = new Run(base, words[1], n, maxRequests, maxRequestsPerHost);
+        return "ok";
+      }
+      case "run": {
+        if (run == null) return "error run before setup";
+        long start = System.nanoTime();
+        long executed = run.run();
+        long elapsed = System.nanoTime() - start;
+        return "ok " + (elapsed * 1e-9) + " " + run.n + " " + executed;
+      }
+      case "teardown":
+        run = null;
+        System.gc();
+        return "ok";
+      default:
+        return "error unknown command \"" + words[0] + "\"";
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    PrintStream out = new PrintStream(System.out, false, "UTF-8");
+    WorkloadRunner runner = new WorkloadRunner();
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      String reply;
+      try {
+        reply = runner.handle(line);
+      } catch (RuntimeException | Error e) {
+        reply = "error " + e;
+      }
+      out.println(reply.replace('\n', ' '));
+      out.flush();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// The okhttp-jvm strategy's micro workload: the grid point's workload on the real OkHttp 3.13.1 in one
+// child JVM per grid point (scenarios/dispatcher/jvm/WorkloadRunner.java). The micro engine's protocol is
+// unchanged — warm-up, repetitions, median; set_up and tear_down untimed — with each step a command to the
+// JVM, and the JVM's own clock around the timed part (measured_seconds), so the pipe stays off the clock.
+// The real library is not instrumented: ops_under_lock is 0 for it.
+#include <memory>
+#include <sstream>
+
+#include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/jvm/okhttp_jvm.h"
+
+namespace perflab::dispatcher_study {
+namespace {
+
+struct JvmRun {
+  std::unique_ptr<okhttp_jvm::JvmProcess> jvm;
+  Result<double> seconds = Status::Error("no run yet");
+};
+
+}  // namespace
+
+Result<MicroWorkload> setup_okhttp_jvm_workload(const Params& params) {
+  const int64_t n = params.integer("n");
+  const std::string setup = "setup " + params.string("workload") + " " + std::to_string(n) + " " +
+                            std::to_string(params.integer("max_requests")) + " " +
+                            std::to_string(params.integer("max_requests_per_host"));
+  auto started = okhttp_jvm::JvmProcess::Start("perflab.dispatcher.WorkloadRunner");
+  if (!started.ok()) return started.status();
+  auto state = std::make_shared<JvmRun>();
+  state->jvm = std::move(started).value();
+
+  MicroWorkload micro;
+  micro.set_up = [state, setup]() { return state->jvm->request(setup).status(); };
+  micro.run = [state, n]() {
+    auto reply = state->jvm->request("run");
+    Metrics counters;
+    if (!reply.ok()) {
+      state->seconds = reply.status();
+      return counters;
+    }
+    std::istringstream fields(*reply);
+    double seconds = 0;
+    int64_t calls = 0, executed = 0;
+    fields >> seconds >> calls >> executed;
+    if (!fields || calls != n || executed != n) {
+      state->seconds = Status::Error("okhttp-jvm: the run handed " + std::to_string(executed) + " of " +
+                                     std::to_string(n) + " calls to the executor (reply \"" + *reply + "\")");
+    } else {
+      state->seconds = seconds;
+    }
+    counters["calls"] = static_cast<double>(calls);
+    return counters;
+  };
+  micro.measured_seconds = [state]() { return state->seconds; };
+  micro.tear_down = [state]() { (void)state->jvm->request("teardown"); };
+  micro.report = [n](double seconds, const Metrics&) {
+    return Metrics{{"seconds", seconds},
+                   {"ns_per_call", seconds * 1e9 / static_cast<double>(n)},
+                   {"ops_under_lock", 0},
+                   {"ns_per_op", 0}};
+  };
+  return micro;
+}
+
+}  // namespace perflab::dispatcher_study
