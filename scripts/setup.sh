@@ -11,6 +11,7 @@ PACKAGES=(
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
   libssl-dev   # OpenSSL libcrypto: SHA-256 hash trees of the share study
   python3 python3-pandas python3-matplotlib python3-pytest
+  python3-foolscap   # the share study measures real Foolscap calls (scenarios/share/foolscap_calls.py)
   python3-dev python3-distributed python3-nbclient python3-ipykernel   # the perflab Python module, Dask, notebooks
   jgit-cli libjgit-java   # the real JARs of the prefetch workload (scenarios/prefetch/data/jgit-clone.classpath):
   libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java

@@ -4,16 +4,21 @@
 // reactor; every turn it
 //   1. drains the eventual-send queue once (Foolscap's eventually(): Share.loop(), the fetcher's loop,
 //      segment delivery); anything queued meanwhile waits for the next turn;
-//   2. writes out the reads queued during the turn: one message per server (Foolscap sends the calls of
-//      one turn together on the connection);
-//   3. runs one I/O pass: every reply batch that has arrived (at this instant, or within poll_window of
-//      the first when it had to wait) has its callbacks run synchronously — the data is stored and
-//      schedule_loop() is called, as Share._got_data and _trigger_loop do over TCP.
-// A server answers a batch of reads in one turn and returns the replies in one message, so the replies
-// to one loop()'s reads arrive together. Before the download, a DYHB query to every server gives the
-// round-trip times the fetcher sorts shares by.
+//   2. writes out the remote calls queued during the turn: each read() or readv() is its own Foolscap
+//      call with its own framing, and the calls of one turn to one server leave as one message (Twisted's
+//      transport.write only buffers; the reactor sends the buffer when the turn is over: abstract.py
+//      write()/doWrite() in Twisted 11.0, NOTES.md);
+//   3. runs one I/O pass: every message that has arrived (at this instant, or within poll_window of the
+//      first when it had to wait) has its answers parsed and their callbacks run synchronously — the data
+//      is stored and schedule_loop() is called, as Share._got_data and _trigger_loop do over TCP.
+// A server answers all the calls of one message in one turn (foolscap broker.py scheduleCall/doNextCall:
+// one eventual doNextCall per call, all queued before the turn runs) and its answers leave as one message,
+// so the answers to one loop()'s calls arrive together. Before the download, a DYHB query to every server
+// gives the round-trip times the fetcher sorts shares by.
 // CPU: every loop() is charged its counted span operations x the calibration's cost per operation, each
-// decoded segment its bytes x the cost per byte (sleep_for on the reactor: one CPU, as in Tahoe).
+// decoded segment its bytes x the cost per byte, each remote call its Banana tokens x the cost per token
+// (call_cost.h) on the client (serializing the call, parsing the answer) and on its server (parsing,
+// serializing the answer) — sleep_for on the reactor: one CPU, as in Tahoe; servers have their own.
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +26,7 @@
 
 #include "models/share/fetcher.h"
 #include "models/share/share.h"
+#include "scenarios/share/call_cost.h"
 #include "scenarios/share/share_study.h"
 #include "sim/sim_world.h"
 #include "sim/timeline.h"
@@ -31,11 +37,9 @@ namespace {
 namespace s4u = simgrid::s4u;
 using share::Span;
 
-constexpr double kCallBytes = 64;   // a Foolscap remote call: method name, arguments, framing
-constexpr double kReplyBytes = 32;  // a reply's framing besides the data
-
 // One remote read()/readv() and, once the server has answered, its data.
 struct Read {
+  bool readv = false;
   std::vector<Span> spans;
   std::vector<std::string> data;
   std::function<void(std::vector<std::string>)> on_reply;
@@ -66,18 +70,30 @@ class SimBucket : public share::RemoteBucket {
 struct Costs {
   double seconds_per_op;
   double seconds_per_byte;
+  double seconds_per_token;  // per Banana token of a remote call, on each side
 };
 
 struct Totals {
   double cpu_s = 0;
   double wasted_cpu_s = 0;
+  double call_cpu_s = 0;    // the client's, in remote calls
+  double server_cpu_s = 0;  // all servers', in remote calls
+  uint64_t tokens = 0;      // Banana tokens the client sent and parsed
   double done_at = 0;
 };
 
+double call_bytes(const Read& read) {
+  return kCallBytes + (read.readv ? kVectorSpanBytes * static_cast<double>(read.spans.size()) : 0);
+}
+
 class Reactor {
  public:
-  Reactor(SimWorld& world, int servers, double poll_window, Costs costs)
-      : world_(world), poll_window_(poll_window), costs_(costs), outgoing_(static_cast<size_t>(servers)) {}
+  Reactor(SimWorld& world, int servers, double poll_window, Costs costs, Totals& totals)
+      : world_(world),
+        poll_window_(poll_window),
+        costs_(costs),
+        totals_(totals),
+        outgoing_(static_cast<size_t>(servers)) {}
 
   void queue_read(int server, Read read) {
     outgoing_[static_cast<size_t>(server)].push_back(std::move(read));
@@ -121,6 +137,7 @@ class Reactor {
   static s4u::Mailbox* server_box(int s) { return s4u::Mailbox::by_name("server-" + std::to_string(s)); }
 
  private:
+  // The turn's calls, serialized (their CPU charged here: the reactor runs one thing at a time) and sent.
   void flush() {
     for (size_t s = 0; s < outgoing_.size(); ++s) {
       if (outgoing_[s].empty()) continue;
@@ -128,11 +145,26 @@ class Reactor {
       batch->server = static_cast<int>(s);
       batch->reads = std::move(outgoing_[s]);
       outgoing_[s].clear();
+      double bytes = 0;
+      double tokens = 0;
+      for (const Read& read : batch->reads) {
+        bytes += call_bytes(read);
+        tokens += call_tokens(read.readv, read.spans.size());
+      }
+      charge_calls("serialize calls", tokens);
       batch->sent_at = SimWorld::now();
-      double bytes = kCallBytes * static_cast<double>(batch->reads.size());
       ++in_flight_;
       world_.post(server_box(static_cast<int>(s)), std::move(batch), bytes);
     }
+  }
+
+  void charge_calls(const char* what, double tokens) {
+    double seconds = tokens * costs_.seconds_per_token;
+    totals_.tokens += static_cast<uint64_t>(tokens);
+    totals_.call_cpu_s += seconds;
+    double start = SimWorld::now();
+    charge(seconds);
+    if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, SimWorld::now());
   }
 
   void io_pass(bool block) {
@@ -145,6 +177,9 @@ class Reactor {
     while (client_box()->ready()) arrived.push_back(SimWorld::receive<Batch>(client_box()));
     for (auto& batch : arrived) {
       --in_flight_;
+      double tokens = 0;
+      for (const Read& read : batch->reads) tokens += answer_tokens(read.readv, read.spans.size());
+      charge_calls("parse answers", tokens);
       for (Read& read : batch->reads) {
         if (timeline() != nullptr) {
           uint64_t bytes = 0;
@@ -163,6 +198,7 @@ class Reactor {
   SimWorld& world_;
   double poll_window_;
   Costs costs_;
+  Totals& totals_;
   share::EventualQueue queue_;
   std::vector<std::vector<Read>> outgoing_;
   int in_flight_ = 0;
@@ -180,26 +216,35 @@ void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::st
 
 void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) {
   Read read;
+  read.readv = true;
   read.spans = std::move(spans);
   read.on_reply = std::move(on_reply);
   read.sent_at = SimWorld::now();
   reactor_.queue_read(server_, std::move(read));
 }
 
-// A storage server: answers each batch of reads in one turn, all the replies in one message.
-void serve(SimWorld& world, int server, const std::string& share) {
+// A storage server: parses each message's calls, answers them all in one turn (charged its tokens x the
+// cost per token on its own CPU), the answers in one message.
+void serve(SimWorld& world, int server, const std::string& share, double seconds_per_token,
+           double& server_cpu_s) {
   s4u::Actor::self()->daemonize();
   auto* inbox = Reactor::server_box(server);
   for (;;) {
     auto batch = SimWorld::receive<Batch>(inbox);
     double bytes = kReplyBytes;
+    double tokens = 0;
     for (Read& read : batch->reads) {
+      tokens += call_tokens(read.readv, read.spans.size()) + answer_tokens(read.readv, read.spans.size());
+      bytes += kReplyBytes;
       for (const Span& span : read.spans) {
         std::string data = span.start < share.size() ? share.substr(span.start, span.length) : std::string();
-        bytes += kReplyBytes + static_cast<double>(data.size());
+        bytes += static_cast<double>(data.size()) + (read.readv ? kVectorDataBytes : 0);
         read.data.push_back(std::move(data));
       }
     }
+    double seconds = tokens * seconds_per_token;
+    server_cpu_s += seconds;
+    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
     world.post(Reactor::client_box(), std::move(batch), bytes);
   }
 }
@@ -214,14 +259,14 @@ Result<Metrics> run_download(const RunContext& context) {
   if (!policy.ok()) return policy.status();
   const int n = static_cast<int>(p.integer("n"));
   CpuCosts cpu = cpu_costs(p);
-  Costs costs{cpu.seconds_per_op, cpu.seconds_per_byte};
+  Costs costs{cpu.seconds_per_op, cpu.seconds_per_byte, cpu.seconds_per_call / kReadTokens};
 
   std::vector<std::string> hosts = {"client"};
   for (int s = 0; s < n; ++s) hosts.push_back("server-" + std::to_string(s));
   SimWorld world(context, hosts);
-  Reactor reactor(world, n, p.real("poll_window"), costs);
   Totals totals;
-  share::DownloadNode node((*file)->cap);
+  Reactor reactor(world, n, p.real("poll_window"), costs, totals);
+  share::DownloadNode node((*file)->cap, static_cast<uint64_t>(p.real("segment_size_guess")));
   std::vector<std::unique_ptr<SimBucket>> buckets;
   std::vector<std::unique_ptr<share::Share>> shares;
   std::string stall;
@@ -284,7 +329,9 @@ Result<Metrics> run_download(const RunContext& context) {
   for (int s = 0; s < n; ++s) {
     const std::string& bytes = (*file)->shares[static_cast<size_t>(s)];
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
-                       [&world, s, &bytes] { serve(world, s, bytes); });
+                       [&world, s, &bytes, &costs, &totals] {
+                         serve(world, s, bytes, costs.seconds_per_token, totals.server_cpu_s);
+                       });
   }
   world.run();
   if (!stall.empty()) return Status::Error(stall);
@@ -300,6 +347,9 @@ Result<Metrics> run_download(const RunContext& context) {
                  {"span_ops", static_cast<double>(sum.span_ops)},
                  {"cpu_s", totals.cpu_s},
                  {"wasted_cpu_s", totals.wasted_cpu_s},
+                 {"call_tokens", static_cast<double>(totals.tokens)},
+                 {"call_cpu_s", totals.call_cpu_s},
+                 {"server_cpu_s", totals.server_cpu_s},
                  {"duration_s", totals.done_at}};
 }
 

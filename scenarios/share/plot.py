@@ -1,5 +1,6 @@
 """Plots of the share study: the headline (loop() calls and download time, eager vs coalesced, beside the
-ticket), the k sweep (download time and loop() calls against k per policy), and the ticket's
+ticket), #1545's 100 MB download against k (coalesced vs readv), the k sweep (download time and loop()
+calls against k per policy), and the ticket's
 candlestick picture — time spent in wasted loop() passes per segment — from the committed timeline."""
 import json
 from pathlib import Path
@@ -9,7 +10,7 @@ from perflab_plots import draw_existing, errorbar, human_size, plt, pd, referenc
 
 def plot_headline(summary: Path) -> Path:
     frame = pd.read_csv(summary)
-    ticket = reference("share").set_index("loop")
+    ticket = reference("share").query("ticket == 1268").set_index("loop")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     policies = ["eager", "coalesced"]
     width = 0.27
@@ -49,7 +50,29 @@ def plot_k_sweep(summary: Path) -> Path:
             ax.set_ylim(bottom=0)
             ax.grid(alpha=0.3)
             ax.legend()
-    fig.suptitle(f"{summary.name.split('.')[0]}: 12 MiB, cpu = tahoe-1.9")
+    fig.suptitle(f"{summary.name.split('.')[0]}: 12 MiB, cpu = tahoe-1.9 (span operations, remote calls, bytes)")
+    return save(fig, summary)
+
+
+def plot_1545(summary: Path) -> Path:
+    """#1545: 100 MB download time against k, coalesced (trunk) vs readv, beside the published figures."""
+    frame = pd.read_csv(summary)
+    ticket = reference("share").query("ticket == 1545")
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for policy, style in [("coalesced", {}), ("readv", {"linestyle": "--"})]:
+        rows = frame[frame["loop"] == policy].sort_values("k")
+        errorbar(ax, rows["k"], rows, "duration_s", f"model, {policy}", **style)
+    k54 = ticket[ticket["k"] == 54].iloc[0]
+    ax.plot([54], [k54["duration_s"]], "k*", markersize=14, label="#1545: trunk, k = 54 (calibration)")
+    ax.plot([54], [k54["duration_s"] * (1 - k54["readv_speedup"])], "kx", markersize=10,
+            label="#1545: readv 'about 24%' less time")
+    ax.set_xlabel("k")
+    ax.set_ylabel("download time (s)")
+    ax.set_xticks(sorted(set(frame["k"])))
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("Tahoe-LAFS #1545: 100 MB, 128 KiB segments, cpu = tahoe-1.9")
     return save(fig, summary)
 
 
@@ -76,6 +99,7 @@ def plot_candlesticks(timeline: Path) -> Path:
 def plot(results: Path) -> list:
     """Draws the pictures of results/share/; returns the files written."""
     return draw_existing(results, [("share-download-12mib.summary.csv", plot_headline),
+                                   ("share-1545.summary.csv", plot_1545),
                                    ("share-k-sweep.summary.csv", plot_k_sweep),
                                    ("share-k-sweep-wan.summary.csv", plot_k_sweep),
                                    ("share-download-12mib-eager.timeline.json", plot_candlesticks)])

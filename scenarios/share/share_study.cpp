@@ -10,19 +10,23 @@
 namespace perflab::share_study {
 namespace {
 
-// cpu = "tahoe-1.9": the ticket's figures (NOTES.md). 579 fewer loop() passes saved ~0.2 s; in the model
-// those passes are kTicketRedundantOps counted span operations, so one operation cost
-// 0.2 s / kTicketRedundantOps in Tahoe 1.9's Python. The rest of the 4.0 s download after the fix is
-// charged per decoded byte.
-constexpr double kTicketSecondsSaved = 0.2;
-constexpr double kTicketRedundantOps = 19686;    // eager - coalesced span_ops of the headline download
-constexpr double kTahoeSecondsPerByte = 267e-9;  // (4.0 s - 0.645 s) / 12 MiB: the rest of the download
+// cpu = "tahoe-1.9": calibrations, fitted together to three published figures by
+// scenarios/share/fit_tahoe_costs.py (NOTES.md): #1268's 12 MiB download at k = 3 saves ~0.2 s with the
+// fix and takes 4.0 s after it; #1545's 100 MB download at k = 54 takes ~414 s on trunk (coalesced).
+constexpr double kTahoeSecondsPerOp = 13.735e-6;  // a counted span operation of loop()
+constexpr double kTahoeCallSeconds = 2238e-6;     // a plain read() remote call, on each side
+constexpr double kTahoeSecondsPerByte = 94.5e-9;  // the rest of the download, per decoded byte
 
 // cpu = "measured": scenarios/share/calibrate.toml on the development machine.
 // Five quiet runs: 9.6-10.2 ns per operation. Decoding (workload = "decode": RS from parity shares and the
 // segment hash): 6.8-7.2 ns per byte, measured with the machine under load (an upper bound).
 constexpr double kMeasuredNsPerOp = 10.0;
 constexpr double kMeasuredNsPerByte = 7.0;
+// Remote calls: the real Foolscap (21.7, Twisted 22.4, CPython 3.11, TLS on loopback) on this machine,
+// scenarios/share/foolscap_calls.py (results/share/share-foolscap-calls.md): a plain read() alone in its
+// turn costs 1.27 ms of CPU on the client and 1.27 ms on the server. No C++ Foolscap exists: the measured
+// calibration is this model's own loop() and decode, and the real serializer's calls.
+constexpr double kMeasuredCallSeconds = 1270e-6;
 
 }  // namespace
 
@@ -30,12 +34,13 @@ CpuCosts cpu_costs(const Params& params) {
   bool tahoe = params.string("cpu") == "tahoe-1.9";
   double per_op = params.real("ns_per_op");
   double per_byte = params.real("decode_ns_per_byte");
+  double per_call = params.real("call_cost");
   CpuCosts costs;
-  costs.seconds_per_op = per_op >= 0
-                             ? per_op * 1e-9
-                             : (tahoe ? kTicketSecondsSaved / kTicketRedundantOps : kMeasuredNsPerOp * 1e-9);
+  costs.seconds_per_op = per_op >= 0 ? per_op * 1e-9 : (tahoe ? kTahoeSecondsPerOp : kMeasuredNsPerOp * 1e-9);
   costs.seconds_per_byte =
       per_byte >= 0 ? per_byte * 1e-9 : (tahoe ? kTahoeSecondsPerByte : kMeasuredNsPerByte * 1e-9);
+  costs.seconds_per_call =
+      per_call >= 0 ? per_call * 1e-6 : (tahoe ? kTahoeCallSeconds : kMeasuredCallSeconds);
   return costs;
 }
 
@@ -62,6 +67,7 @@ Status validate(const Params& params) {
   auto segment = static_cast<uint64_t>(params.real("segment_size"));
   int64_t k = params.integer("k");
   int64_t n = params.integer("n");
+  if (params.real("segment_size_guess") < 1) return Status::Error("segment_size_guess is 0, expected > 0");
   if (k > 256 || n > 256)
     return Status::Error("k = " + std::to_string(k) + ", n = " + std::to_string(n) +
                          ": expected k <= n <= 256");
@@ -85,13 +91,21 @@ Study share_study() {
           "per loop)"),
       choice_param(
           "cpu", "tahoe-1.9", {"tahoe-1.9", "measured"},
-          "cost of a span operation and of decoding: tahoe-1.9 (from the ticket's figures) or measured "
-          "(C++ here)"),
+          "calibration of the CPU costs (span operation, decoded byte, remote call): tahoe-1.9 (from the "
+          "figures of #1268 and #1545) or measured (this C++ model's loop and decode, the real Foolscap's "
+          "calls, on this machine)"),
       real_param("ns_per_op", "-1", "CPU per counted span operation, ns (-1: the cpu calibration's)")
           .at_least(-1),
       real_param("decode_ns_per_byte", "-1",
                  "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)")
           .at_least(-1),
+      real_param("call_cost", "-1",
+                 "CPU of one plain read() remote call on each side (client, server), us; other calls in "
+                 "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
+          .at_least(-1),
+      size_param("segment_size_guess", "128KiB",
+                 "segment size the downloader guesses before it reads the UEB (Tahoe 1.9: 128 KiB, "
+                 "node.py:67; Tahoe with 1 MiB segments guesses 1 MiB)"),
       duration_param("poll_window", "0ms",
                      "sim: replies arriving within this window of the first are handled in one I/O pass")
           .only(Engine::kSim),
@@ -113,6 +127,9 @@ Study share_study() {
       {"span_ops", "span and hash-tree operations counted in loop()", true},
       {"cpu_s", "simulated CPU spent in loop()"},
       {"wasted_cpu_s", "simulated CPU spent in wasted loop() passes"},
+      {"call_tokens", "Banana tokens of the remote calls and answers the client serialized and parsed", true},
+      {"call_cpu_s", "simulated client CPU spent in remote calls (serializing calls, parsing answers)"},
+      {"server_cpu_s", "simulated CPU the servers spent in remote calls, all servers together"},
       {"duration_s", "simulated time from the first DYHB query to the last segment delivered"},
   };
   study.micro_metrics = {

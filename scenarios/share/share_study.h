@@ -14,11 +14,12 @@ namespace perflab::share_study {
 // Encodes the point's file (cached: every point with the same file_size, k, n, segment_size shares it).
 Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const Params& params);
 
-// Seconds of CPU per counted span operation and per decoded byte, for the point's `cpu` calibration
-// (NOTES.md derives both).
+// Seconds of CPU per counted span operation, per decoded byte and per plain read() call (on each side:
+// client and server), for the point's `cpu` calibration (NOTES.md derives them).
 struct CpuCosts {
   double seconds_per_op;
   double seconds_per_byte;
+  double seconds_per_call;
 };
 CpuCosts cpu_costs(const Params& params);
 

@@ -2,6 +2,8 @@
 // CSV whatever --jobs, the timeline's loop spans, and bad parameters refused before anything runs.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -29,6 +31,66 @@ TEST(ShareStudy, HeadlineLoopCountsAndTimes) {
   double coalesced = std::stod(rows[2].at("duration_s"));
   EXPECT_NEAR(eager - coalesced, 0.2, 0.01);
   EXPECT_NEAR(coalesced, 4.0, 0.05);
+}
+
+// With remote calls free and the op and byte costs of the calibration before calls were charged (0.2 s /
+// 19,686 ops = 10.16 us; 267 ns, the rest of the 4.0 s at k = 3), the times are those before issue 22.
+TEST(ShareStudy, FreeCallsReproduceTheTimesBeforeCallCosts) {
+  TempDir dir;
+  auto r = run_perflab(
+      "run " + kHeadline + " --seeds 2 --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
+      "--set params.call_cost=0 --set params.ns_per_op=10159.5 --set params.decode_ns_per_byte=267 --out " +
+      dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
+  ASSERT_EQ(rows.size(), 4U);
+  for (const auto& row : rows) {
+    bool eager = row.at("loop") == "eager";
+    EXPECT_NEAR(std::stod(row.at("duration_s")), eager ? 4.2041 : 4.0044, 0.002) << row.at("loop");
+    EXPECT_EQ(row.at("call_cpu_s"), "0");
+    EXPECT_EQ(row.at("server_cpu_s"), "0");
+  }
+}
+
+// Each plain read is its own call: 17 Banana tokens (call and answer) on each side; a readv of m spans is
+// one call of 21 + 6m tokens. CPU is tokens x call_cost / 17 on the client and the same on the servers.
+TEST(ShareStudy, EveryCallIsChargedItsTokensOnBothSides) {
+  TempDir dir;
+  auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
+                       "--set 'sweep.loop=[\"coalesced\",\"readv\"]' --set params.call_cost=1000 --out " +
+                       dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
+  ASSERT_EQ(rows.size(), 2U);
+  const auto& coalesced = rows[0];
+  const auto& readv = rows[1];
+  ASSERT_EQ(coalesced.at("loop"), "coalesced");
+  EXPECT_EQ(coalesced.at("remote_calls"), "867");
+  EXPECT_EQ(coalesced.at("call_tokens"), std::to_string(867 * 17));
+  EXPECT_NEAR(std::stod(coalesced.at("call_cpu_s")), 0.867, 1e-6);
+  EXPECT_NEAR(std::stod(coalesced.at("server_cpu_s")), 0.867, 1e-6);
+  EXPECT_EQ(readv.at("remote_calls"), "288");
+  EXPECT_EQ(readv.at("call_tokens"), std::to_string(288 * 21 + 867 * 6));
+  EXPECT_NEAR(std::stod(readv.at("call_cpu_s")), (288 * 21 + 867 * 6) / 17.0 * 1e-3, 1e-6);
+  // Same loops, fewer tokens: readv is faster once calls cost something.
+  EXPECT_EQ(readv.at("loop_calls"), coalesced.at("loop_calls"));
+  EXPECT_LT(std::stod(readv.at("duration_s")), std::stod(coalesced.at("duration_s")) - 0.1);
+}
+
+// 1 MiB segments: guessing 128 KiB (Tahoe 1.9) costs segment 0 one more round of loops than guessing the
+// real size (later Tahoe's 1 MiB guess) at k = 3.
+TEST(ShareStudy, SegmentSizeGuessDecidesSegmentZerosRoundTrips) {
+  std::map<std::string, std::string> loops;
+  for (const char* guess : {"128KiB", "1MiB"}) {
+    TempDir dir;
+    auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
+                         "--set 'sweep.loop=[\"coalesced\"]' --set params.segment_size='\"1MiB\"' " +
+                         "--set params.segment_size_guess='\"" + guess + "\"' --out " + dir.path().string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    loops[guess] = parse_csv(read_file(dir / "share-download-12mib.csv")).at(0).at("loop_calls");
+  }
+  EXPECT_EQ(loops["128KiB"], "78");
+  EXPECT_EQ(loops["1MiB"], "72");
 }
 
 TEST(ShareStudy, SameCsvWhateverJobs) {
@@ -61,7 +123,8 @@ TEST(ShareStudy, BadParametersAreRefusedBeforeAnythingRuns) {
   };
   for (Case c : {Case{"--set params.k=11", "k <= n"}, Case{"--set params.k=0", "k >= 1"},
                  Case{"--set params.segment_size='\"0B\"'", "segment_size is 0"},
-                 Case{"--set params.file_size='\"0B\"'", "file_size is 0"}}) {
+                 Case{"--set params.file_size='\"0B\"'", "file_size is 0"},
+                 Case{"--set params.segment_size_guess='\"0B\"'", "segment_size_guess is 0"}}) {
     TempDir dir;
     auto r = run_perflab("run " + kHeadline + " --seeds 1 " + c.set + " --out " + dir.path().string());
     EXPECT_EQ(r.status, 2) << c.set << ": " << r.err;
