@@ -19,6 +19,7 @@
 #include "sim/outputs.h"
 #include "sim/results_reader.h"
 #include "sim/results_readme.h"
+#include "sim/results_site.h"
 #include "sim/row_codec.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -566,8 +567,13 @@ int cli_main(int argc, char** argv) {
     return 0;
   }
   if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
-  if (*check)
-    return update ? cmd_reproduce(studies, study_jobs, full) : cmd_check(studies, study_jobs, quick, full);
+  if (*check && update) return cmd_reproduce(studies, study_jobs, full);
+  if (*check) {
+    int status = cmd_check(studies, study_jobs, quick, full);
+    auto record = write_check_record(results_dir(), status, studies, quick, full);
+    if (!record.ok()) std::fprintf(stderr, "perflab: warning: %s\n", record.message().c_str());
+    return status;
+  }
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
   if (*rows) return cmd_rows(flags, rows_tasks, rows_origin, rows_dir);
   auto overrides = overrides_of(flags);

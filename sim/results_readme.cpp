@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/results_site.h"
 #include "sim/study.h"
 #include "sim/value_format.h"
 
@@ -135,7 +136,8 @@ Status write_results_readme(const fs::path& results) {
   }
   std::ofstream file(results / "README.md");
   file << out;
-  return file ? Status::OK() : Status::Error((results / "README.md").string() + ": cannot write");
+  if (!file) return Status::Error((results / "README.md").string() + ": cannot write");
+  return write_results_site(results);
 }
 
 }  // namespace perflab
