@@ -87,3 +87,14 @@ def test_every_page_loads_draws_links_and_hovers(site, driver):
             assert tip.is_displayed(), f"{page.name}: hovering a point shows nothing"
             assert re.search(r"mean \S*\d", tip.text), f"{page.name}: the hover says {tip.text!r}"
         screenshot(driver, f"site-{page.stem}")
+
+
+def test_a_plot_shows_every_seed_and_the_seed_s_numbers(site):
+    import pandas as pd
+    runs = pd.read_csv(site / "prefetch" / "prefetch-jgit-clone.csv")
+    published = pd.read_csv(ROOT / "scenarios" / "prefetch" / "reference.csv", comment="#")
+    picture = (site / "prefetch" / "prefetch-jgit-clone.duration_s.svg").read_text()
+    assert picture.count('class="seed"') == len(runs)
+    assert picture.count('class="point seed-published"') == len(published)
+    first = runs.iloc[0]
+    assert f"seed {first['seed']}: duration_s = {first['duration_s']:.4g}" in picture
