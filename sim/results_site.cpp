@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <string>
+#include <vector>
 
 extern char** environ;
 
@@ -52,23 +54,20 @@ Status write_results_site(const fs::path& results) {
   return Status::OK();
 }
 
-Status write_check_record(const fs::path& results, int exit_status, const std::vector<std::string>& studies,
-                          bool quick, bool full) {
+Status write_check_record(const fs::path& results, int exit_status, bool quick, bool full) {
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   char host[256] = "unknown";
   gethostname(host, sizeof host - 1);
   std::string scope = quick ? "quick" : full ? "full" : "headline";
-  std::string which;
-  for (const auto& study : studies) which += (which.empty() ? "" : " ") + study;
   const char* result = exit_status == 0 ? "passed" : exit_status == 1 ? "failed" : "not run to the end";
   fs::path file = results / "check.txt";
   {
     std::ofstream out(file);
     out << "result = " << result << "\nexit = " << exit_status << "\nscope = " << scope << ", "
-        << (which.empty() ? "every study" : which) << "\ndate = " << date << "\ncommit = " << short_commit()
-        << "\nhost = " << host << "\n";
+        << "every study"
+        << "\ndate = " << date << "\ncommit = " << short_commit() << "\nhost = " << host << "\n";
     if (!out) return Status::Error(file.string() + ": cannot write");
   }
   return write_results_site(results);

@@ -5,8 +5,6 @@
 #pragma once
 
 #include <filesystem>
-#include <string>
-#include <vector>
 
 #include "models/common/status.h"
 
@@ -15,8 +13,8 @@ namespace perflab {
 // Runs /usr/bin/python3 analysis/python/build_site.py on `results`; an error names the exit status.
 Status write_results_site(const std::filesystem::path& results);
 
-// Writes results/check.txt for a `perflab check` that exited with `exit_status`, then rebuilds the site.
-Status write_check_record(const std::filesystem::path& results, int exit_status,
-                          const std::vector<std::string>& studies, bool quick, bool full);
+// Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
+// rebuilds the site. (A check of some studies leaves the record alone: the index shows the whole gate.)
+Status write_check_record(const std::filesystem::path& results, int exit_status, bool quick, bool full);
 
 }  // namespace perflab
