@@ -13,6 +13,7 @@ PACKAGES=(
   python3 python3-pandas python3-matplotlib python3-pytest
   python3-foolscap   # the share study measures real Foolscap calls (scenarios/share/foolscap_calls.py)
   python3-dev python3-distributed python3-nbclient python3-ipykernel   # the perflab Python module, Dask, notebooks
+  python3-markdown jupyter-notebook chromium chromium-driver python3-selenium   # results site, Jupyter, browser tests
   jgit-cli libjgit-java   # the real JARs of the prefetch workload (scenarios/prefetch/data/jgit-clone.classpath):
   libargs4j-java libcommons-compress-java libcommons-codec-java libcommons-logging-java libgoogle-gson-java
   libhttpclient-java libhttpcore-java libjavaewah-java libjetty9-java libjsch-java libjzlib-java

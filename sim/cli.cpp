@@ -20,6 +20,7 @@
 #include "sim/provenance.h"
 #include "sim/results_reader.h"
 #include "sim/results_readme.h"
+#include "sim/results_site.h"
 #include "sim/row_codec.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -651,9 +652,14 @@ int cli_main(int argc, char** argv) {
     return 0;
   }
   if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
+  if (*check && update) return cmd_reproduce(studies, study_jobs, full);
   if (*check) {
-    return update ? cmd_reproduce(studies, study_jobs, full)
-                  : cmd_check(studies, study_jobs, quick, full, tolerances);
+    int status = cmd_check(studies, study_jobs, quick, full, tolerances);
+    if (studies.empty()) {  // the whole gate: its verdict is the one the results site shows
+      auto record = write_check_record(results_dir(), status, quick, full);
+      if (!record.ok()) std::fprintf(stderr, "perflab: warning: %s\n", record.message().c_str());
+    }
+    return status;
   }
   if (*compare) return cmd_compare(compare_dirs[0], compare_dirs[1], tolerances, compare_format, compare_all);
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);

@@ -10,6 +10,7 @@
 
 #include "sim/markdown.h"
 #include "sim/provenance.h"
+#include "sim/results_site.h"
 #include "sim/study.h"
 #include "sim/value_format.h"
 
@@ -116,7 +117,8 @@ Status write_results_readme(const fs::path& results) {
   }
   std::ofstream file(results / "README.md");
   file << out;
-  return file ? Status::OK() : Status::Error((results / "README.md").string() + ": cannot write");
+  if (!file) return Status::Error((results / "README.md").string() + ": cannot write");
+  return write_results_site(results);
 }
 
 }  // namespace perflab

@@ -29,6 +29,7 @@ struct ReproducedScenario {
 Status write_run_metadata(const std::filesystem::path& study_dir, const ReproducedScenario& run);
 // A markdown table of how long each scenario took.
 std::string timing_table(const std::vector<ReproducedScenario>& runs);
+// Also rebuilds the HTML site beside it (results_site.h).
 Status write_results_readme(const std::filesystem::path& results);
 
 }  // namespace perflab

@@ -1,0 +1,105 @@
+"""What the site reads for one scenario from results/<study>/: the summary (one row per grid point), the
+per-seed rows, the run record (.meta) and the files a reader may want to download; and how a scenario's
+grid splits into the columns that vary (the plot's x, series and facets) and the fixed parameters."""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+
+def read_key_values(path: Path) -> dict:
+    """`key = value` lines (the .meta files, results/check.txt); {} when the file is absent."""
+    values = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            key, sep, value = line.partition(" = ")
+            if sep:
+                values[key.strip()] = value.strip()
+    return values
+
+
+@dataclass
+class Scenario:
+    study: str
+    name: str
+    dir: Path
+    summary: pd.DataFrame
+    seeds: pd.DataFrame  # every run's row (<name>.csv), empty when the file is missing
+    repetitions: pd.DataFrame  # a micro-engine run's timed repetitions (<name>.repetitions.csv), or empty
+    keys: list  # the grid's columns (everything before `runs` in the summary)
+    metrics: list  # metric names (<metric>_mean in the summary)
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def varying(self) -> list:
+        return [k for k in self.keys if self.summary[k].nunique(dropna=False) > 1]
+
+    @property
+    def fixed(self) -> dict:
+        return {k: self.summary[k].iloc[0] for k in self.keys if k not in self.varying}
+
+    def files(self) -> list:
+        """(label, path relative to results/) of the downloadable outputs of this scenario."""
+        out = []
+        for suffix, label in [(".csv", "every run (CSV)"), (".summary.csv", "summary (CSV)"),
+                              (".repetitions.csv", "every repetition (CSV)"), (".md", "summary (markdown)"),
+                              (".report.md", "report (markdown)"), (".meta", "run record")]:
+            path = self.dir / (self.name + suffix)
+            if path.exists():
+                out.append((label, f"{self.study}/{path.name}"))
+        return out
+
+    def timelines(self) -> list:
+        return [f"{self.study}/{p.name}" for p in sorted(self.dir.glob(self.name + "*.timeline.json"))]
+
+    def report_markdown(self) -> str:
+        for suffix in (".report.md", ".md"):
+            path = self.dir / (self.name + suffix)
+            if path.exists():
+                return path.read_text()
+        return ""
+
+    def determined(self, column: str, by: list) -> bool:
+        """True when `column` takes one value for each combination of `by` (e.g. a [[case]]'s settings)."""
+        if not by:
+            return self.summary[column].nunique(dropna=False) <= 1
+        frame = self.summary[by + [column]].astype(str)
+        return bool((frame.groupby(by)[column].nunique() <= 1).all())
+
+    def series_columns(self, x: str, facet: list) -> list:
+        """The varying columns that tell one line from another: `case` first when the scenario has
+        [[case]] entries, then each other column not already fixed by the ones chosen (x and facets)."""
+        chosen = []
+        candidates = [c for c in self.varying if c not in [x] + facet]
+        candidates.sort(key=lambda c: c != "case")
+        for column in candidates:
+            if not self.determined(column, [x] + facet + chosen):
+                chosen.append(column)
+        return chosen
+
+
+def load_scenario(study_dir: Path, summary_path: Path) -> Scenario:
+    name = summary_path.name[: -len(".summary.csv")]
+    summary = pd.read_csv(summary_path)
+    columns = list(summary.columns)
+    keys = columns[: columns.index("runs")] if "runs" in columns else []
+    metrics = [c[: -len("_mean")] for c in columns if c.endswith("_mean")]
+    seeds_path = study_dir / (name + ".csv")
+    seeds = pd.read_csv(seeds_path) if seeds_path.exists() else pd.DataFrame()
+    reps_path = study_dir / (name + ".repetitions.csv")
+    repetitions = pd.read_csv(reps_path) if reps_path.exists() else pd.DataFrame()
+    return Scenario(study_dir.name, name, study_dir, summary, seeds, repetitions, keys, metrics,
+                    read_key_values(study_dir / (name + ".meta")))
+
+
+def load_study(study_dir: Path) -> list:
+    return [load_scenario(study_dir, p) for p in sorted(study_dir.glob("*.summary.csv"))]
+
+
+def reference(scenarios_dir: Path, study: str) -> tuple:
+    """The seed's numbers (scenarios/<study>/reference.csv) and the comment lines that cite them."""
+    path = scenarios_dir / study / "reference.csv"
+    if not path.exists():
+        return None, []
+    notes = [line.lstrip("# ").rstrip() for line in path.read_text().splitlines() if line.startswith("#")]
+    return pd.read_csv(path, comment="#", skipinitialspace=True), notes

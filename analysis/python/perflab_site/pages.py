@@ -1,0 +1,352 @@
+"""The results site's HTML: results/index.html (every study's finding, headline ratio beside the seed's,
+provenance, the last `perflab check`) and results/<study>.html (each scenario's tables, plots, parameters,
+run record and files). What is study-specific (the headline ratio, which plots, how reference.csv maps
+onto a scenario's columns) comes from scenarios/<study>/page.py when the study has one; everything else is
+read from the committed files, so a new study gets a page with no change here."""
+import importlib.util
+import math
+import re
+from html import escape
+from pathlib import Path
+
+import markdown
+import pandas as pd
+
+from . import data, svg
+
+PROVENANCE = ["commit", "dirty", "date", "host", "machine", "compiler", "simgrid", "perflab", "command"]
+
+
+def load_page_module(scenarios_dir: Path, study: str):
+    script = scenarios_dir / study / "page.py"
+    if not script.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"perflab_page_{study}", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def page(title: str, body: str, nav: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
+            "<link rel=\"stylesheet\" href=\"site.css\"></head>\n<body>\n"
+            f"<nav>{nav}</nav>\n<main>\n{body}\n</main>\n<div id=\"tip\" role=\"tooltip\"></div>\n"
+            "<script src=\"site.js\"></script>\n</body></html>\n")
+
+
+NUMBER = re.compile(r"^[-+]?[\d.,]+(e[-+]?\d+)?( \S{1,4})?( <span.*)?$")
+
+
+def table(header: list, rows: list, numeric_from: int = 1) -> str:
+    """An HTML table; cells at or after column `numeric_from` that read as numbers are right-aligned."""
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(
+        ("<td class=\"num\">" if i >= numeric_from and NUMBER.match(str(cell)) else "<td>") + f"{cell}</td>"
+        for i, cell in enumerate(row)) + "</tr>\n" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>"
+
+
+def md(text: str) -> str:
+    return markdown.markdown(text, extensions=["tables"])
+
+
+def value_text(value) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return svg.fmt(value) if isinstance(value, float) else str(value)
+
+
+def interval(row, metric) -> str:
+    mean = row.get(f"{metric}_mean")
+    low, high = row.get(f"{metric}_ci95_low"), row.get(f"{metric}_ci95_high")
+    if mean is None or (isinstance(mean, float) and math.isnan(mean)):
+        return "n/a"
+    if low is None or math.isnan(low) or low == high:
+        return escape(svg.fmt(mean))
+    return f"{escape(svg.fmt(mean))} <span class=\"ci\">[{escape(svg.fmt(low))}, {escape(svg.fmt(high))}]</span>"
+
+
+def python_value(value):
+    if hasattr(value, "item"):
+        value = value.item()
+    return value
+
+
+class StudySite:
+    def __init__(self, results: Path, scenarios_dir: Path, study: str):
+        self.results, self.study = results, study
+        self.scenarios = data.load_study(results / study)
+        self.reference, self.reference_notes = data.reference(scenarios_dir, study)
+        self.module = load_page_module(scenarios_dir, study)
+        self.plots_spec = getattr(self.module, "PLOTS", {})
+        self.reference_spec = getattr(self.module, "REFERENCE", {})
+        self.units = getattr(self.module, "UNITS", {})
+
+    # --- the index's line -------------------------------------------------------------------------
+    def headline(self) -> dict:
+        if self.module is None or not hasattr(self.module, "headline"):
+            return {}
+        try:
+            return self.module.headline(self.results / self.study, self.reference) or {}
+        except (KeyError, IndexError, ValueError, FileNotFoundError) as e:  # results reshaped: say so
+            return {"finding": f"(headline not computable from the committed results: {e})"}
+
+    def provenance(self) -> dict:
+        values = {}
+        for s in self.scenarios:
+            for key in PROVENANCE:
+                if key in s.meta:
+                    values.setdefault(key, set()).add(s.meta[key])
+        return {k: sorted(v) for k, v in values.items()}
+
+    # --- plots --------------------------------------------------------------------------------------
+    def default_plots(self, s: data.Scenario) -> list:
+        varying = s.varying
+        if not varying:
+            return []
+        numeric = [c for c in varying if c != "case" and pd.api.types.is_numeric_dtype(s.summary[c])]
+        x = max(numeric, key=lambda c: s.summary[c].nunique()) if numeric else (
+            "case" if "case" in varying else varying[0])
+        moving = [m for m in s.metrics if s.summary[f"{m}_mean"].nunique() > 1]
+        return [{"x": x, "metrics": moving[:2]}]
+
+    def seed_values(self, s: data.Scenario, metric: str) -> dict:
+        """grid point (its varying columns as text) -> [(which, value)]: every seed's value, or for a
+        one-seed micro-engine point every timed repetition's."""
+        out = {}
+        for rows, which in ((s.seeds, "seed"), (s.repetitions, "repetition")):
+            if rows.empty or metric not in rows or which not in rows:
+                continue
+            if "error" in rows:
+                rows = rows[rows["error"].isna() | (rows["error"].astype(str) == "")]
+            cols = [c for c in s.varying if c in rows]
+            found = {}
+            for _, row in rows.iterrows():
+                if not pd.isna(row[metric]):
+                    key = tuple(str(row[c]) for c in cols)
+                    found.setdefault(key, []).append((f"{which} {int(row[which])}", float(row[metric])))
+            out = {k: v for k, v in found.items() if len(v) > 1} or out
+        return out
+
+    def reference_points(self, s: data.Scenario, metric: str, x: str, where: dict) -> list:
+        spec = self.reference_spec.get(s.name)
+        if spec is None or self.reference is None or x not in spec["match"]:
+            return []
+        mapped = spec["metrics"].get(metric, [])
+        mapped = [(mapped, {})] if isinstance(mapped, str) else mapped
+        points = []
+        for ref_col, ours in mapped:
+            if any(where.get(k, v) != v for k, v in ours.items()):
+                continue
+            for _, r in self.reference.iterrows():
+                value = pd.to_numeric(r.get(ref_col), errors="coerce")
+                if pd.isna(value):
+                    continue
+                if any(c in where and str(where[c]) != str(r[rc]) for c, rc in spec["match"].items()):
+                    continue
+                which = ", ".join(f"{k} = {v}" for k, v in ours.items())
+                points.append({"x": python_value(r[spec["match"][x]]), "y": float(value),
+                               "tip": f"seed's published {ref_col} at {x} = {r[spec['match'][x]]}"
+                                      f"{' (' + which + ')' if which else ''}: {svg.fmt(float(value))}"})
+        return points
+
+    def show(self, column, value) -> str:
+        value = python_value(value)
+        return svg.human(value, self.units[column]) if column in self.units else value_text(value)
+
+    def draw(self, s: data.Scenario) -> list:
+        """(file name, SVG text) of every plot of scenario s."""
+        out = []
+        for spec in self.plots_spec.get(s.name, self.default_plots(s)):
+            x, facet_cols = spec["x"], spec.get("facet", [])
+            frame = s.summary
+            for col, value in spec.get("where", {}).items():
+                frame = frame[frame[col].astype(str) == str(value)]
+            facets = [()] if not facet_cols else list(
+                dict.fromkeys(tuple(r) for r in frame[facet_cols].itertuples(index=False)))
+            series_cols = [c for c in s.series_columns(x, facet_cols) if c not in spec.get("where", {})]
+            for metric in spec["metrics"]:
+                seeds = self.seed_values(s, metric)
+                for facet in facets:
+                    part = frame
+                    for col, value in zip(facet_cols, facet):
+                        part = part[part[col] == value]
+                    where = dict(spec.get("where", {}), **dict(zip(facet_cols, facet)))
+                    series = []
+                    by = series_cols[0] if len(series_cols) == 1 else series_cols
+                    groups = part.groupby(by, sort=False) if series_cols else [((), part)]
+                    for key, rows in groups:
+                        key = key if isinstance(key, tuple) else (key,)
+                        label = ", ".join(self.show(c, k) if len(series_cols) == 1 else
+                                          f"{c}={self.show(c, k)}" for c, k in zip(series_cols, key))
+                        if numeric_x := pd.api.types.is_numeric_dtype(rows[x]):
+                            rows = rows.sort_values(x)
+                        points = []
+                        for _, r in rows.iterrows():
+                            seed_key = tuple(str(r[c]) for c in s.varying)
+                            xv = python_value(r[x]) if numeric_x else str(r[x])
+                            h = lambda v: svg.human(v, self.units.get(metric))  # noqa: E731
+                            tip = (f"{label + ' · ' if label else ''}{x} = {svg.human(xv, self.units.get(x))}: "
+                                   f"{metric} mean {h(r[f'{metric}_mean'])}, 95% CI [{h(r[f'{metric}_ci95_low'])}, "
+                                   f"{h(r[f'{metric}_ci95_high'])}], min {h(r[f'{metric}_min'])}, "
+                                   f"max {h(r[f'{metric}_max'])}, {int(r['runs'])} run(s)")
+                            points.append({"x": xv, "mean": float(r[f"{metric}_mean"]),
+                                           "low": float(r[f"{metric}_ci95_low"]),
+                                           "high": float(r[f"{metric}_ci95_high"]), "tip": tip,
+                                           "seeds": seeds.get(seed_key, [])})
+                        series.append({"label": label or s.name, "points": points})
+                    facet_text = ", ".join(f"{c} = {self.show(c, v)}" for c, v in zip(facet_cols, facet))
+                    title = metric + (f" — {facet_text}" if facet_text else "")
+                    picture = svg.plot(title, x, metric, series,
+                                       self.reference_points(s, metric, x, where),
+                                       spec.get("logx"), spec.get("logy"), self.units.get(x),
+                                       self.units.get(metric))
+                    suffix = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", self.show(c, v))
+                                      for c, v in zip(facet_cols, facet))
+                    out.append((f"{s.name}.{metric}{'.' + suffix if suffix else ''}.svg", picture))
+        return out
+
+    # --- tables -------------------------------------------------------------------------------------
+    def beside_table(self, s: data.Scenario) -> str:
+        spec = self.reference_spec.get(s.name)
+        if spec is None or self.reference is None or not spec.get("table", True):
+            return ""
+        cols = [c for c in s.varying if c in spec["match"]] + [
+            c for c in s.series_columns(next(iter(spec["match"])), []) if c not in spec["match"]]
+        header, rows = list(cols), []
+        mapped = {m: ([(v, {})] if isinstance(v, str) else v) for m, v in spec["metrics"].items()
+                  if f"{m}_mean" in s.summary}
+        for metric in mapped:
+            header += [f"{metric} (perflab)", f"{metric} (seed)"]
+        for _, r in s.summary.iterrows():
+            row = [escape(value_text(python_value(r[c]))) for c in cols]
+            ref = self.reference
+            for ours, theirs in spec["match"].items():
+                ref = ref[ref[theirs].astype(str) == str(r[ours])]
+            for metric, choices in mapped.items():
+                seed = ""
+                for ref_col, filt in choices:
+                    if all(str(r[k]) == str(v) for k, v in filt.items()) and not ref.empty:
+                        value = ref.iloc[0].get(ref_col)
+                        seed = "" if pd.isna(value) else escape(value_text(python_value(value)))
+                row += [interval(r, metric), seed]
+            rows.append(row)
+        return ("<h3>Beside the seed's published numbers</h3>\n<p class=\"note\">mean [95% interval over "
+                "seeds]; the seed's number where it published one for that point.</p>\n" +
+                table(header, rows, numeric_from=len(cols)))
+
+    def scenario_section(self, s: data.Scenario, svgs: list) -> str:
+        meta = s.meta
+        out = [f"<section id=\"{escape(s.name)}\"><h2>{escape(s.name)}</h2>"]
+        if meta.get("description"):
+            out.append(f"<p class=\"description\">{escape(meta['description'])}</p>")
+        if meta:
+            out.append("<p class=\"runinfo\">" + escape(
+                f"scenarios/{meta.get('file', '?')}, {meta.get('engine', '?')} engine, {meta.get('seeds', '?')} "
+                f"seed(s), {meta.get('runs', '?')} runs in {meta.get('wall_s', '?')} s") + "</p>")
+        else:
+            out.append("<p class=\"runinfo\">No run record (these results predate <code>perflab reproduce</code> "
+                       "keeping one; <code>perflab reproduce --full</code> rewrites them).</p>")
+        out.append(self.beside_table(s))
+        report = s.report_markdown()
+        if report:
+            out.append(f"<h3>Report</h3>\n<div class=\"report\">{md(report)}</div>")
+        if svgs:
+            out.append("<h3>Plots</h3>\n<div class=\"plots\">")
+            for name, picture in svgs:
+                body = picture.split("\n", 1)[1] if picture.startswith("<?xml") else picture
+                out.append(f"<figure>{body}<figcaption><a href=\"{self.study}/{name}\">{escape(name)}</a>"
+                           "</figcaption></figure>")
+            out.append("</div>")
+        fixed = s.fixed
+        if fixed:
+            out.append("<details><summary>Parameters of the run (the same at every point)</summary>" +
+                       table(["parameter", "value"],
+                             [[escape(k), escape(value_text(python_value(v)))] for k, v in fixed.items()], 2) +
+                       "</details>")
+        if s.varying:
+            out.append("<p class=\"note\">Swept: " + ", ".join(
+                f"<code>{escape(c)}</code> ({s.summary[c].nunique()} values)" for c in s.varying) + "</p>")
+        if meta:
+            out.append("<details><summary>Run record (<code>" + escape(s.name) + ".meta</code>)</summary>" +
+                       table(["key", "value"], [[escape(k), escape(v)] for k, v in meta.items()], 2) +
+                       "</details>")
+        links = [f"<a href=\"{escape(path)}\">{escape(label)}</a>" for label, path in s.files()]
+        if meta.get("file"):
+            links.append(f"<a href=\"../scenarios/{escape(meta['file'])}\">scenario file</a>")
+        out.append("<p class=\"files\">Files: " + " · ".join(links) + "</p>")
+        for timeline in s.timelines():
+            out.append(f"<p class=\"files\">Timeline: <a href=\"{escape(timeline)}\">{escape(timeline)}</a> "
+                       "(a Chrome trace: open <code>https://ui.perfetto.dev</code>, choose “Open trace "
+                       "file” and pick this file; Perfetto reads it in the browser, nothing is uploaded).</p>")
+        out.append("</section>")
+        return "\n".join(out)
+
+    def html(self, nav: str) -> tuple:
+        """(page HTML, [(svg file name, svg text)])."""
+        head = self.headline()
+        body = [f"<h1>{escape(self.study)}</h1>"]
+        if head.get("finding"):
+            body.append(f"<p class=\"finding\">{escape(head['finding'])}</p>")
+        if head.get("ratio"):
+            body.append(f"<p class=\"ratio\">{escape(head['ratio'])}: perflab <b>{ratio(head['ours'])}</b>"
+                        f", the seed <b>{ratio(head['seed'])}</b></p>")
+        if self.reference is not None:
+            body.append("<h2>The seed's published numbers</h2>\n<p class=\"note\">" + escape(
+                " ".join(self.reference_notes)) + f" (<a href=\"../scenarios/{self.study}/reference.csv\">"
+                "reference.csv</a>)</p>\n" + table(
+                list(self.reference.columns),
+                [[escape(value_text(python_value(v))) if not pd.isna(v) else "" for v in r]
+                 for r in self.reference.itertuples(index=False)], 0))
+        toc = " · ".join(f"<a href=\"#{escape(s.name)}\">{escape(s.name)}</a>" for s in self.scenarios)
+        body.append(f"<p class=\"toc\">Scenarios: {toc}</p>")
+        all_svgs = []
+        for s in self.scenarios:
+            svgs = self.draw(s)
+            all_svgs += svgs
+            body.append(self.scenario_section(s, svgs))
+        return page(f"perflab: {self.study}", "\n".join(body), nav), all_svgs
+
+
+def ratio(value) -> str:
+    return f"{value:.3g}×" if value < 1000 else f"{value:,.0f}×"
+
+
+def provenance_text(values: dict) -> str:
+    parts = []
+    for key in PROVENANCE:
+        if key in values and key != "command":
+            shown = ", ".join(values[key][-3:])
+            parts.append(f"<span class=\"prov\"><b>{key}</b> {escape(shown)}</span>")
+    return " ".join(parts) or "no run record"
+
+
+def index_html(studies: list, check: dict, nav: str) -> str:
+    body = ["<h1>perflab results</h1>",
+            "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
+            "networks and the real CPU, beside the numbers its pull request or ticket published. Written by "
+            "<code>perflab reproduce</code> from the CSV files under <code>results/</code>; rebuild with "
+            "<code>build/perflab reproduce --readme-only</code>.</p>"]
+    if check:
+        passed = check.get("result") == "passed"
+        scope = check.get("scope", "")
+        body.append(f"<p class=\"check {'pass' if passed else 'fail'}\">Last <code>perflab check</code>: "
+                    f"<b>{escape(check.get('result', '?'))}</b>" + escape(
+                        f" ({scope}) on {check.get('date', '?')}, commit {check.get('commit', '?')[:12]}"
+                        f"{' with uncommitted changes' if check.get('dirty') == 'true' else ''}, "
+                        f"{check.get('host', check.get('machine', '?'))}") + "</p>")
+    else:
+        body.append("<p class=\"check\">No <code>perflab check</code> recorded (results/check.txt).</p>")
+    rows = []
+    for site in studies:
+        head = site.headline()
+        ours = ratio(head["ours"]) if "ours" in head else "—"
+        seed = ratio(head["seed"]) if "seed" in head else "—"
+        rows.append([f"<a href=\"{site.study}.html\">{escape(site.study)}</a>",
+                     escape(head.get("finding", "")),
+                     escape(head.get("ratio", "")), ours, seed, provenance_text(site.provenance())])
+    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3))
+    body.append("<p class=\"note\">Hover a point on a study's plots for its value, its 95% interval and "
+                "every seed's value. Timelines open in Perfetto (see each study page).</p>")
+    return page("perflab results", "\n".join(body), nav)

@@ -1,0 +1,62 @@
+// See results_site.h.
+#include "sim/results_site.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/provenance.h"
+
+extern char** environ;
+
+namespace perflab {
+namespace fs = std::filesystem;
+namespace {
+
+const fs::path kSourceDir = fs::path(PERFLAB_SCENARIOS_DIR).parent_path();
+
+int spawn_wait(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+Status write_results_site(const fs::path& results) {
+  fs::path script = kSourceDir / "analysis" / "python" / "build_site.py";
+  int status = spawn_wait({"/usr/bin/python3", script.string(), results.string(), PERFLAB_SCENARIOS_DIR});
+  if (status != 0)
+    return Status::Error(script.string() + " exited with status " + std::to_string(status) +
+                         " (the results site; needs /usr/bin/python3 with pandas and markdown)");
+  return Status::OK();
+}
+
+Status write_check_record(const fs::path& results, int exit_status, bool quick, bool full) {
+  const Provenance& build = current_provenance();
+  std::string scope = quick ? "quick" : full ? "full" : "headline";
+  const char* result = exit_status == 0 ? "passed" : exit_status == 1 ? "failed" : "not run to the end";
+  fs::path file = results / "check.txt";
+  {
+    std::ofstream out(file);
+    out << "result = " << result << "\nexit = " << exit_status << "\nscope = " << scope << ", every study\n";
+    for (const auto& [key, value] : build.fields()) {
+      if (key == "commit" || key == "dirty" || key == "date" || key == "host")
+        out << key << " = " << value << "\n";
+    }
+    if (!out) return Status::Error(file.string() + ": cannot write");
+  }
+  return write_results_site(results);
+}
+
+}  // namespace perflab

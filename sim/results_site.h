@@ -1,0 +1,20 @@
+// The results site (results/index.html, one page per study, SVG plots) is drawn by a Python generator,
+// analysis/python/build_site.py, from the committed CSV files; `perflab reproduce` and
+// `reproduce --readme-only` run it after results/README.md. `perflab check` records its verdict in
+// results/check.txt (key = value lines), which the index shows.
+#pragma once
+
+#include <filesystem>
+
+#include "models/common/status.h"
+
+namespace perflab {
+
+// Runs /usr/bin/python3 analysis/python/build_site.py on `results`; an error names the exit status.
+Status write_results_site(const std::filesystem::path& results);
+
+// Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
+// rebuilds the site. (A check of some studies leaves the record alone: the index shows the whole gate.)
+Status write_check_record(const std::filesystem::path& results, int exit_status, bool quick, bool full);
+
+}  // namespace perflab

@@ -1,0 +1,100 @@
+"""The results site in a real browser: the site is built from the committed results/ (as `perflab
+reproduce` builds it) into a scratch copy, and every page is opened from the file system in headless
+chromium: no console error, every plot drawn with a non-zero size, every link resolving to a file (or an
+anchor on its page), nothing loaded from the network, and a hover over a point showing its value."""
+import pathlib
+import re
+import shutil
+import subprocess
+import urllib.parse
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from browser import ROOT, chromium, console_errors, screenshot
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    top = tmp_path_factory.mktemp("site")
+    results = top / "results"
+    shutil.copytree(ROOT / "results", results, ignore=shutil.ignore_patterns("*.html", "*.svg"))
+    (top / "scenarios").symlink_to(ROOT / "scenarios")  # the pages link ../scenarios/<study>/...
+    subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/build_site.py"), str(results),
+                    str(ROOT / "scenarios")], check=True)
+    return results
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = chromium()
+    yield d
+    d.quit()
+
+
+def pages(site):
+    return sorted(site.glob("*.html"))
+
+
+def test_site_has_an_index_and_a_page_per_study(site):
+    names = {p.name for p in pages(site)}
+    studies = {d.name for d in site.iterdir() if d.is_dir() and any(d.glob("*.summary.csv"))}
+    assert "index.html" in names
+    assert {f"{s}.html" for s in studies} <= names
+    index = (site / "index.html").read_text()
+    for study in studies:
+        assert f'href="{study}.html"' in index
+
+
+def local_target(page_url: str, href: str):
+    url = urllib.parse.urlparse(urllib.parse.urljoin(page_url, href))
+    assert url.scheme == "file", f"{href}: the site links only to local files"
+    return urllib.parse.unquote(url.path), url.fragment
+
+
+def test_every_page_loads_draws_links_and_hovers(site, driver):
+    for page in pages(site):
+        driver.set_window_size(1280, 1000)
+        driver.get(page.as_uri())
+        assert driver.find_element(By.TAG_NAME, "h1").text, page.name
+        errors = console_errors(driver)
+        assert not errors, f"{page.name}: console errors {errors}"
+        # nothing fetched from the network: every script, style and image is a file beside the page
+        sources = driver.execute_script(
+            "return [...document.querySelectorAll('script[src], link[href], img[src]')].map(e => e.src || e.href)")
+        for source in sources:
+            assert source.startswith(("file:", "data:")), f"{page.name}: loads {source}"
+        ids = set(driver.execute_script("return [...document.querySelectorAll('[id]')].map(e => e.id)"))
+        hrefs = driver.execute_script("return [...document.querySelectorAll('a')].map(a => a.href)")
+        assert hrefs, f"{page.name}: no links"
+        for href in hrefs:
+            path, fragment = local_target(page.as_uri(), href)
+            assert pathlib.Path(path).is_file(), f"{page.name}: link {href} resolves to nothing"
+            if fragment and pathlib.Path(path) == page:
+                assert fragment in ids, f"{page.name}: no #{fragment}"
+        plots = driver.find_elements(By.CSS_SELECTOR, "svg.plot")
+        for plot in plots:
+            size = plot.size
+            assert size["width"] > 100 and size["height"] > 50, f"{page.name}: a plot of size {size}"
+            assert plot.find_elements(By.CSS_SELECTOR, ".point"), f"{page.name}: a plot with no points"
+        if page.name != "index.html":
+            assert plots, f"{page.name}: no plots"
+            point = plots[0].find_elements(By.CSS_SELECTOR, ".point")[0]
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", point)
+            ActionChains(driver).move_to_element(point).perform()
+            tip = driver.find_element(By.ID, "tip")
+            assert tip.is_displayed(), f"{page.name}: hovering a point shows nothing"
+            assert re.search(r"mean \S*\d", tip.text), f"{page.name}: the hover says {tip.text!r}"
+        screenshot(driver, f"site-{page.stem}")
+
+
+def test_a_plot_shows_every_seed_and_the_seed_s_numbers(site):
+    import pandas as pd
+    runs = pd.read_csv(site / "prefetch" / "prefetch-jgit-clone.csv")
+    published = pd.read_csv(ROOT / "scenarios" / "prefetch" / "reference.csv", comment="#")
+    picture = (site / "prefetch" / "prefetch-jgit-clone.duration_s.svg").read_text()
+    assert picture.count('class="seed"') == len(runs)
+    assert picture.count('class="point seed-published"') == len(published)
+    first = runs.iloc[0]
+    assert f"seed {first['seed']}: duration_s = {first['duration_s']:.4g}" in picture
