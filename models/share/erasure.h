@@ -17,6 +17,8 @@ class ErasureCode {
   ErasureCode(int k, int n);  // 1 <= k <= n <= 256
   // `segment` has a length that is a multiple of k; returns n blocks of segment.size() / k bytes.
   std::vector<std::string> encode(const std::string& segment) const;
+  // Block `share` of the segment's encoding, block_size = segment_size / k bytes written to out.
+  void encode_block(const char* segment, size_t segment_size, int share, char* out) const;
   // Any k blocks by share number (all of one length) -> the segment they encode.
   Result<std::string> decode(const std::map<int, std::string>& blocks) const;
 

@@ -58,4 +58,25 @@ std::string empty_leaf_hash(size_t index) {
   return tagged_hash("Merkle tree empty leaf", std::to_string(index));
 }
 
+TaggedHasher::TaggedHasher(std::string_view tag) : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+  std::string prefix = netstring(tag);
+  if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(context_.get(), prefix.data(), prefix.size()) != 1) {
+    throw std::runtime_error("OpenSSL SHA-256 failed");
+  }
+}
+
+void TaggedHasher::update(std::string_view data) {
+  if (EVP_DigestUpdate(context_.get(), data.data(), data.size()) != 1)
+    throw std::runtime_error("OpenSSL SHA-256 failed");
+}
+
+std::string TaggedHasher::finish() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(context_.get(), digest.data(), &size) != 1)
+    throw std::runtime_error("OpenSSL SHA-256 failed");
+  return sha256({reinterpret_cast<const char*>(digest.data()), size});
+}
+
 }  // namespace perflab::share

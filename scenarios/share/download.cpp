@@ -186,8 +186,9 @@ void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<st
   reactor_.queue_read(server_, std::move(read));
 }
 
-// A storage server: answers each batch of reads in one turn, all the replies in one message.
-void serve(SimWorld& world, int server, const std::string& share) {
+// A storage server: answers each batch of reads in one turn, all the replies in one message. The bytes
+// of its share are produced as it sends them (EncodedFile::read).
+void serve(SimWorld& world, int server, const share::EncodedFile& file) {
   s4u::Actor::self()->daemonize();
   auto* inbox = Reactor::server_box(server);
   for (;;) {
@@ -195,7 +196,7 @@ void serve(SimWorld& world, int server, const std::string& share) {
     double bytes = kReplyBytes;
     for (Read& read : batch->reads) {
       for (const Span& span : read.spans) {
-        std::string data = span.start < share.size() ? share.substr(span.start, span.length) : std::string();
+        std::string data = file.read(server, span.start, span.length);
         bytes += kReplyBytes + static_cast<double>(data.size());
         read.data.push_back(std::move(data));
       }
@@ -275,16 +276,16 @@ Result<Metrics> run_download(const RunContext& context) {
       stall = result.error;
     } else if (!result.done) {
       stall = "the download stalled: no loop queued and no read in flight";
-    } else if (result.contents != (*file)->contents) {
+    } else if (result.bytes != (*file)->cap.size || result.crypttext_hash != (*file)->crypttext_hash) {
       stall = "the downloaded bytes differ from the file";
     }
     totals.done_at = SimWorld::now();
     Reactor::client_box()->set_receiver(nullptr);
   });
   for (int s = 0; s < n; ++s) {
-    const std::string& bytes = (*file)->shares[static_cast<size_t>(s)];
+    const share::EncodedFile& stored = **file;
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
-                       [&world, s, &bytes] { serve(world, s, bytes); });
+                       [&world, s, &stored] { serve(world, s, stored); });
   }
   world.run();
   if (!stall.empty()) return Status::Error(stall);
