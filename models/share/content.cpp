@@ -37,9 +37,13 @@ void SeededContent::read(uint64_t offset, uint64_t length, char* out) const {
     *out++ = static_cast<char>(word(seed_, at / 8) >> (8 * (at % 8)));
     ++at;
   }
-  for (; at + 8 <= end; at += 8) {
+  for (; at + 8 <= end; at += 8, out += 8) {
     uint64_t z = word(seed_, at / 8);
-    for (int b = 0; b < 8; ++b) *out++ = static_cast<char>(z >> (8 * b));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(out, &z, 8);
+#else
+    for (int b = 0; b < 8; ++b) out[b] = static_cast<char>(z >> (8 * b));
+#endif
   }
   if (at < end) {
     uint64_t z = word(seed_, at / 8);

@@ -58,6 +58,10 @@ __attribute__((target("ssse3"))) void mul_add_ssse3(char* out, const char* in, s
 
 void mul_add(char* out, const char* in, size_t n, uint8_t c) {
   if (c == 0) return;
+  if (c == 1) {
+    for (size_t b = 0; b < n; ++b) out[b] = static_cast<char>(out[b] ^ in[b]);
+    return;
+  }
   std::array<uint8_t, 16> low{};
   std::array<uint8_t, 16> high{};
   for (int v = 0; v < 16; ++v) {
@@ -112,19 +116,7 @@ std::vector<std::string> ErasureCode::encode(const std::string& segment) const {
   return blocks;
 }
 
-Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks) const {
-  if (static_cast<int>(blocks.size()) < k_) {
-    return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " +
-                         std::to_string(blocks.size()));
-  }
-  std::vector<int> rows;
-  std::vector<const std::string*> inputs;
-  for (const auto& [share, block] : blocks) {
-    if (static_cast<int>(rows.size()) == k_) break;
-    if (share < 0 || share >= n_) return Status::Error("decode: share number out of range");
-    rows.push_back(share);
-    inputs.push_back(&block);
-  }
+Result<std::vector<std::vector<uint8_t>>> ErasureCode::invert(const std::vector<int>& rows) const {
   auto k = static_cast<size_t>(k_);
   // matrix = the rows of the received shares, augmented with the identity, reduced to [I | inverse].
   std::vector<std::vector<uint8_t>> m(k, std::vector<uint8_t>(2 * k, 0));
@@ -145,13 +137,39 @@ Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks
       for (size_t c = 0; c < 2 * k; ++c) m[r][c] ^= field().mul(factor, m[col][c]);
     }
   }
+  for (auto& row : m) row.erase(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(k));
+  return m;
+}
+
+Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks) const {
+  if (static_cast<int>(blocks.size()) < k_) {
+    return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " +
+                         std::to_string(blocks.size()));
+  }
+  std::vector<int> rows;
+  std::vector<const std::string*> inputs;
+  for (const auto& [share, block] : blocks) {
+    if (static_cast<int>(rows.size()) == k_) break;
+    if (share < 0 || share >= n_) return Status::Error("decode: share number out of range");
+    rows.push_back(share);
+    inputs.push_back(&block);
+  }
+  auto k = static_cast<size_t>(k_);
+  if (rows != inverse_rows_) {
+    auto inverse = invert(rows);
+    if (!inverse.ok()) return inverse.status();
+    inverse_ = std::move(inverse).value();
+    inverse_rows_ = rows;
+  }
+  const auto& m = inverse_;
   size_t block_size = inputs[0]->size();
   std::string segment;
+  segment.reserve(block_size * k);
   for (size_t j = 0; j < k; ++j) {
     std::string slice(block_size, '\0');
     for (size_t r = 0; r < k; ++r) {
       if (inputs[r]->size() != block_size) return Status::Error("decode: blocks of different sizes");
-      mul_add(slice, *inputs[r], m[j][k + r]);
+      mul_add(slice, *inputs[r], m[j][r]);
     }
     segment += slice;
   }

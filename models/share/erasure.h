@@ -4,6 +4,7 @@
 // driver); it is here so that a download from any k shares yields the original bytes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ class ErasureCode {
 
  private:
   uint8_t coefficient(int share, int slice) const;
+  // The inverse of the k x k matrix of these shares' rows (every segment of a download uses the same
+  // shares, so decode keeps the last one).
+  Result<std::vector<std::vector<uint8_t>>> invert(const std::vector<int>& rows) const;
+  mutable std::vector<int> inverse_rows_;
+  mutable std::vector<std::vector<uint8_t>> inverse_;
   int k_;
   int n_;
 };
