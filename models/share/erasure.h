@@ -4,6 +4,7 @@
 // driver); it is here so that a download from any k shares yields the original bytes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,11 +18,18 @@ class ErasureCode {
   ErasureCode(int k, int n);  // 1 <= k <= n <= 256
   // `segment` has a length that is a multiple of k; returns n blocks of segment.size() / k bytes.
   std::vector<std::string> encode(const std::string& segment) const;
+  // Block `share` of the segment's encoding, block_size = segment_size / k bytes written to out.
+  void encode_block(const char* segment, size_t segment_size, int share, char* out) const;
   // Any k blocks by share number (all of one length) -> the segment they encode.
   Result<std::string> decode(const std::map<int, std::string>& blocks) const;
 
  private:
   uint8_t coefficient(int share, int slice) const;
+  // The inverse of the k x k matrix of these shares' rows (every segment of a download uses the same
+  // shares, so decode keeps the last one).
+  Result<std::vector<std::vector<uint8_t>>> invert(const std::vector<int>& rows) const;
+  mutable std::vector<int> inverse_rows_;
+  mutable std::vector<std::vector<uint8_t>> inverse_;
   int k_;
   int n_;
 };

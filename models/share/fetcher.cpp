@@ -62,9 +62,7 @@ Download::Download(DownloadNode& node, std::vector<Share*> shares, EventualQueue
     : node_(node),
       shares_(std::move(shares)),
       queue_(queue),
-      code_(node.cap().needed_shares, node.cap().total_shares) {
-  result_.contents.reserve(node.cap().size);
-}
+      code_(node.cap().needed_shares, node.cap().total_shares) {}
 
 void Download::start() {
   queue_.eventually([this] { get_segment(0); });
@@ -89,12 +87,15 @@ void Download::process_blocks(uint64_t segnum, const std::map<int, std::string>&
 }
 
 void Download::deliver(uint64_t segnum, const std::string& segment) {
-  result_.contents += segment;
+  file_hash_.update(segment);
+  if (on_data) on_data(segment);
+  result_.bytes += segment.size();
   ++result_.segments;
   if (segment_hook) segment_hook(segnum, false);
   if (segnum + 1 < node_.sizes().num_segments) {
     queue_.eventually([this, segnum] { get_segment(segnum + 1); });
   } else {
+    result_.crypttext_hash = file_hash_.finish();
     result_.done = true;
   }
 }

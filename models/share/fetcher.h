@@ -9,6 +9,8 @@
 //   Download: one segment at a time; k blocks are decoded (decode_hook charges the CPU), the segment is
 //     checked against the ciphertext hash tree, delivered on the next turn, and the next segment's
 //     fetcher starts on the turn after (notify -> fetcher loop -> deliver -> next get_segment).
+//     Delivered bytes are not kept: they go to `on_data` and into a running hash of the whole file, which
+//     the caller compares with the UEB's crypttext_hash.
 #pragma once
 
 #include <functional>
@@ -21,6 +23,7 @@
 #include "models/share/download_node.h"
 #include "models/share/erasure.h"
 #include "models/share/eventual.h"
+#include "models/share/hashes.h"
 #include "models/share/share.h"
 
 namespace perflab::share {
@@ -47,8 +50,9 @@ class SegmentFetcher {
 
 struct DownloadResult {
   bool done = false;
-  std::string error;     // why the download failed, if it did
-  std::string contents;  // the file, once done
+  std::string error;           // why the download failed, if it did
+  uint64_t bytes = 0;          // delivered
+  std::string crypttext_hash;  // tagged hash of the delivered bytes, once done (as in the UEB)
   uint64_t segments = 0;
 };
 
@@ -62,6 +66,8 @@ class Download {
   // Hooks for the driver: decode CPU (bytes decoded) and segment boundaries on its timeline.
   std::function<void(uint64_t bytes)> decode_hook;
   std::function<void(uint64_t segnum, bool started)> segment_hook;
+  // Each delivered segment's bytes, in order (tests keep them; the simulation does not).
+  std::function<void(const std::string& segment)> on_data;
 
  private:
   friend class SegmentFetcher;
@@ -77,6 +83,7 @@ class Download {
   ErasureCode code_;
   std::unique_ptr<SegmentFetcher> fetcher_;
   DownloadResult result_;
+  TaggedHasher file_hash_{"allmydata_crypttext_v1"};
 };
 
 }  // namespace perflab::share

@@ -32,15 +32,23 @@ size_t depth_of(size_t i) {
 }
 }  // namespace
 
-HashTree::HashTree(const std::vector<std::string>& leaves) {
-  size_t p = roundup_pow2(leaves.size());
+HashTree::HashTree(const std::vector<std::string>& leaves)
+    : HashTree([&] {
+        std::string flat;
+        for (const auto& leaf : leaves) flat += leaf;
+        return flat;
+      }()) {}
+
+HashTree::HashTree(std::string_view leaves) {
+  size_t count = leaves.size() / kHashSize;
+  size_t p = roundup_pow2(count);
   first_leaf_num_ = p - 1;
-  nodes_.resize(2 * p - 1);
-  for (size_t i = 0; i < p; ++i) {
-    nodes_[first_leaf_num_ + i] = i < leaves.size() ? leaves[i] : empty_leaf_hash(i);
-  }
+  nodes_.assign((2 * p - 1) * kHashSize, '\0');
+  nodes_.replace(first_leaf_num_ * kHashSize, leaves.size(), leaves);
+  for (size_t i = count; i < p; ++i)
+    nodes_.replace((first_leaf_num_ + i) * kHashSize, kHashSize, empty_leaf_hash(i));
   for (size_t i = first_leaf_num_; i-- > 0;)
-    nodes_[i] = merkle_pair_hash(nodes_[2 * i + 1], nodes_[2 * i + 2]);
+    nodes_.replace(i * kHashSize, kHashSize, merkle_pair_hash(view(2 * i + 1), view(2 * i + 2)));
 }
 
 std::set<size_t> HashTree::needed_hashes(size_t leaf, bool include_leaf) const {

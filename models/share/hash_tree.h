@@ -1,6 +1,7 @@
 // Merkle trees as in allmydata/hashtree.py: a complete binary tree in an array, node i's children at 2i+1
 // and 2i+2, P = leaves rounded up to a power of two, 2P-1 nodes; padding leaves are empty_leaf_hash(i).
-//   HashTree            built from all the leaves (the uploader's side: what a share stores).
+//   HashTree            built from all the leaves (the uploader's side: what a share stores), its nodes
+//                       held as the share stores them, 32 bytes each, node i at 32*i.
 //   IncompleteHashTree  the downloader's side: starts empty, needed_hashes(leaf, include_leaf) names the
 //                       nodes still missing to validate a leaf, set_hashes() stores nodes and leaves,
 //                       computes every parent it can and rejects (and forgets) the whole batch when a
@@ -13,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/common/status.h"
@@ -28,13 +30,18 @@ std::vector<size_t> needed_for(size_t i);  // the sibling chain from node i up t
 class HashTree {
  public:
   explicit HashTree(const std::vector<std::string>& leaves);
-  const std::string& operator[](size_t i) const { return nodes_[i]; }
-  size_t size() const { return nodes_.size(); }
+  // `leaves`: the leaf hashes end to end, 32 bytes each.
+  explicit HashTree(std::string_view leaves);
+  std::string operator[](size_t i) const { return std::string(view(i)); }
+  std::string_view view(size_t i) const { return std::string_view(nodes_).substr(32 * i, 32); }
+  size_t size() const { return nodes_.size() / 32; }
+  const std::string& bytes() const { return nodes_; }  // the tree's section of a share
+  std::string release() { return std::move(nodes_); }
   size_t first_leaf_num() const { return first_leaf_num_; }
   std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false) const;
 
  private:
-  std::vector<std::string> nodes_;
+  std::string nodes_;
   size_t first_leaf_num_;
 };
 

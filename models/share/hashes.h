@@ -4,8 +4,11 @@
 //   tagged_pair_hash(tag, a, b) = tagged_hash(tag, netstring(a) + netstring(b))
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
+
+struct evp_md_ctx_st;
 
 namespace perflab::share {
 
@@ -21,5 +24,16 @@ std::string crypttext_segment_hash(std::string_view seg);  // leaf of the cipher
 std::string uri_extension_hash(std::string_view ueb);      // what the read cap carries
 std::string merkle_pair_hash(std::string_view left, std::string_view right);
 std::string empty_leaf_hash(size_t index);
+
+// tagged_hash(tag, data) of data fed in pieces (a whole file, segment by segment).
+class TaggedHasher {
+ public:
+  explicit TaggedHasher(std::string_view tag);
+  void update(std::string_view data);
+  std::string finish();  // once
+
+ private:
+  std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> context_;
+};
 
 }  // namespace perflab::share

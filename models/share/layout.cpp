@@ -160,11 +160,13 @@ Result<Offsets> parse_offsets(const std::string& header) {
   return o;
 }
 
-Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max_segment_size) {
-  Status ok = check_encoding(contents.size(), k, n, max_segment_size);
+Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
+                                uint64_t max_segment_size) {
+  const uint64_t size = content->size();
+  Status ok = check_encoding(size, k, n, max_segment_size);
   if (!ok.ok()) return ok;
   EncodedFile file;
-  uint64_t size = contents.size();
+  file.content = content;
   file.sizes = calculate_sizes(size, k, choose_segment_size(size, k, max_segment_size));
   const Sizes& s = file.sizes;
   file.offsets = share_offsets(s, size, k, num_share_hashes(n));
@@ -172,27 +174,39 @@ Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max
   ErasureCode code(k, n);
   auto nn = static_cast<size_t>(n);
 
-  std::vector<std::string> shares(nn, std::string(o.uri_extension, '\0'));
-  std::vector<std::vector<std::string>> block_leaves(nn);
-  std::vector<std::string> segment_leaves;
+  TaggedHasher file_hash("allmydata_crypttext_v1");
+  std::string segment_leaves;
+  std::vector<std::string> block_leaves(nn);
+  std::string segment(s.segment_size, '\0');
+  std::string block(s.block_size, '\0');
   for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
     uint64_t start = seg * s.segment_size;
-    std::string segment = contents.substr(start, std::min(s.segment_size, size - start));
-    segment_leaves.push_back(crypttext_segment_hash(segment));
-    bool tail = seg + 1 == s.num_segments;
-    segment.resize(tail ? s.tail_segment_padded : s.segment_size, '\0');
-    auto blocks = code.encode(segment);
+    uint64_t length = std::min(s.segment_size, size - start);
+    content->read(start, length, segment.data());
+    std::string_view plain(segment.data(), length);
+    file_hash.update(plain);
+    segment_leaves += crypttext_segment_hash(plain);
+    uint64_t padded = seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size;
+    std::fill(segment.begin() + static_cast<std::ptrdiff_t>(length), segment.end(), '\0');
+    uint64_t block_size = padded / static_cast<uint64_t>(k);
     for (size_t sh = 0; sh < nn; ++sh) {
-      shares[sh].replace(o.data + seg * s.block_size, blocks[sh].size(), blocks[sh]);
-      block_leaves[sh].push_back(block_hash(blocks[sh]));
+      std::string_view encoded;
+      if (sh < static_cast<size_t>(k)) {
+        encoded = std::string_view(segment).substr(sh * block_size, block_size);
+      } else {
+        code.encode_block(segment.data(), padded, static_cast<int>(sh), block.data());
+        encoded = std::string_view(block.data(), block_size);
+      }
+      block_leaves[sh] += block_hash(encoded);
     }
   }
   HashTree crypttext_tree(segment_leaves);
   std::vector<std::string> block_roots;
-  std::vector<HashTree> block_trees;
   for (size_t sh = 0; sh < nn; ++sh) {
-    block_trees.emplace_back(block_leaves[sh]);
-    block_roots.push_back(block_trees.back()[0]);
+    HashTree tree(block_leaves[sh]);
+    std::string().swap(block_leaves[sh]);
+    block_roots.emplace_back(tree[0]);
+    file.block_trees.push_back(tree.release());
   }
   HashTree share_tree(block_roots);
 
@@ -202,58 +216,123 @@ Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max
   ueb.num_segments = s.num_segments;
   ueb.needed_shares = k;
   ueb.total_shares = n;
-  ueb.crypttext_hash = tagged_hash("allmydata_crypttext_v1", contents);
-  ueb.crypttext_root_hash = crypttext_tree[0];
-  ueb.share_root_hash = share_tree[0];
+  ueb.crypttext_hash = file_hash.finish();
+  ueb.crypttext_root_hash = std::string(crypttext_tree[0]);
+  ueb.share_root_hash = std::string(share_tree[0]);
   std::string ueb_data = pack_ueb(ueb);
   file.cap = VerifyCap{size, k, n, uri_extension_hash(ueb_data)};
+  file.crypttext_hash = ueb.crypttext_hash;
+  file.crypttext_tree = crypttext_tree.release();
 
+  file.header.assign(0x24, '\0');
+  const uint64_t fields[] = {1,
+                             s.block_size,
+                             share_offsets(s, size, k, 0).plaintext_hash_tree - o.data,
+                             o.data,
+                             o.plaintext_hash_tree,
+                             o.crypttext_hash_tree,
+                             o.block_hashes,
+                             o.share_hashes,
+                             o.uri_extension};
+  for (size_t i = 0; i < 9; ++i) put_be32(file.header, 4 * i, fields[i]);
   for (size_t sh = 0; sh < nn; ++sh) {
-    std::string& share = shares[sh];
-    std::string header(0x24, '\0');
-    const uint64_t fields[] = {1,
-                               s.block_size,
-                               share_offsets(s, size, k, 0).plaintext_hash_tree - o.data,
-                               o.data,
-                               o.plaintext_hash_tree,
-                               o.crypttext_hash_tree,
-                               o.block_hashes,
-                               o.share_hashes,
-                               o.uri_extension};
-    for (size_t i = 0; i < 9; ++i) put_be32(header, 4 * i, fields[i]);
-    share.replace(0, header.size(), header);
-    for (size_t i = 0; i < crypttext_tree.size(); ++i) {
-      share.replace(o.crypttext_hash_tree + i * kHashSize, kHashSize, crypttext_tree[i]);
-      share.replace(o.block_hashes + i * kHashSize, kHashSize, block_trees[sh][i]);
-    }
-    uint64_t at = o.share_hashes;
+    std::string pairs;
     for (size_t node : share_tree.needed_hashes(sh, true)) {
-      share[at] = static_cast<char>(node >> 8);
-      share[at + 1] = static_cast<char>(node & 0xff);
-      share.replace(at + 2, kHashSize, share_tree[node]);
-      at += 2 + kHashSize;
+      pairs += static_cast<char>(node >> 8);
+      pairs += static_cast<char>(node & 0xff);
+      pairs += share_tree[node];
     }
-    std::string length(4, '\0');
-    put_be32(length, 0, ueb_data.size());
-    share += length + ueb_data;
+    file.share_hashes.push_back(std::move(pairs));
   }
-  file.shares = std::move(shares);
-  file.contents = std::move(contents);
+  file.ueb.assign(4, '\0');
+  put_be32(file.ueb, 0, ueb_data.size());
+  file.ueb += ueb_data;
   return file;
 }
 
-std::string make_contents(uint64_t size, uint64_t seed) {
-  std::string out(size, '\0');
-  uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
-  for (uint64_t i = 0; i < size; i += 8) {
-    x += 0x9e3779b97f4a7c15ULL;  // splitmix64
-    uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    for (uint64_t b = 0; b < 8 && i + b < size; ++b) out[i + b] = static_cast<char>(z >> (8 * b));
+Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max_segment_size) {
+  return encode_file(std::make_shared<StringContent>(std::move(contents)), k, n, max_segment_size);
+}
+
+void EncodedFile::load_segment(uint64_t segnum) const {
+  if (cached_segnum_ == segnum) return;
+  bool tail = segnum + 1 == sizes.num_segments;
+  uint64_t start = segnum * sizes.segment_size;
+  uint64_t length = std::min(sizes.segment_size, cap.size - start);
+  cached_segment_.assign(tail ? sizes.tail_segment_padded : sizes.segment_size, '\0');
+  content->read(start, length, cached_segment_.data());
+  cached_segnum_ = segnum;
+}
+
+std::string EncodedFile::block(int shnum, uint64_t segnum) const {
+  bool tail = segnum + 1 == sizes.num_segments;
+  uint64_t block_size = tail ? sizes.tail_block_size : sizes.block_size;
+  std::string out(block_size, '\0');
+  if (shnum < cap.needed_shares) {
+    // A slice of the segment: read straight from the content, zeros past the end of the file.
+    uint64_t start = segnum * sizes.segment_size + static_cast<uint64_t>(shnum) * block_size;
+    if (start < cap.size) content->read(start, std::min(block_size, cap.size - start), out.data());
+  } else {
+    load_segment(segnum);
+    ErasureCode(cap.needed_shares, cap.total_shares)
+        .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
   }
   return out;
+}
+
+std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const {
+  const uint64_t end = std::min(start + length, share_size());
+  std::string out;
+  if (start >= end) return out;
+  out.reserve(end - start);
+  const Offsets& o = offsets;
+  const auto sh = static_cast<size_t>(shnum);
+  uint64_t at = start;
+  // Appends the part of [at, end) that falls in a section starting at `offset`.
+  auto section = [&](std::string_view bytes, uint64_t offset) {
+    uint64_t take = std::min<uint64_t>(end, offset + bytes.size()) - at;
+    out.append(bytes.substr(at - offset, take));
+    at += take;
+  };
+  while (at < end) {
+    if (at < o.data) {
+      section(header, 0);
+    } else if (at < o.plaintext_hash_tree) {
+      uint64_t segnum = (at - o.data) / sizes.block_size;
+      section(block(shnum, segnum), o.data + segnum * sizes.block_size);
+    } else if (at < o.crypttext_hash_tree) {
+      uint64_t take = std::min(end, o.crypttext_hash_tree) - at;
+      out.append(take, '\0');
+      at += take;
+    } else if (at < o.block_hashes) {
+      section(crypttext_tree, o.crypttext_hash_tree);
+    } else if (at < o.share_hashes) {
+      section(block_trees[sh], o.block_hashes);
+    } else if (at < o.uri_extension) {
+      section(share_hashes[sh], o.share_hashes);
+    } else {
+      section(ueb, o.uri_extension);
+    }
+  }
+  return out;
+}
+
+std::string EncodedFile::share(int shnum) const {
+  return read(shnum, 0, share_size());
+}
+
+std::vector<std::string> EncodedFile::shares() const {
+  std::vector<std::string> all;
+  for (int sh = 0; sh < cap.total_shares; ++sh) all.push_back(share(sh));
+  return all;
+}
+
+std::string EncodedFile::contents() const {
+  return content->read(0, cap.size);
+}
+
+std::string make_contents(uint64_t size, uint64_t seed) {
+  return SeededContent(size, seed).read(0, size);
 }
 
 }  // namespace perflab::share

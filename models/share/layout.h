@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "models/common/status.h"
+#include "models/share/content.h"
 
 namespace perflab::share {
 
@@ -75,16 +77,41 @@ Result<Offsets> parse_offsets(const std::string& header);
 
 uint32_t read_be32(const std::string& data, size_t at);
 
-// An uploaded file: its contents, the n share files a storage server would hold, and the read cap.
+// An uploaded file as its storage servers hold it, without holding its bytes: the file's content source,
+// and of the n shares only what the upload computed — the hash-tree sections, the share-hash chains, the
+// header and the URI extension block. A share's data blocks are encoded from the content when read.
 struct EncodedFile {
-  std::string contents;
   Sizes sizes;
   Offsets offsets;
   VerifyCap cap;
-  std::vector<std::string> shares;  // by share number
+  std::shared_ptr<const ContentSource> content;
+  std::string header;                     // the 0x24-byte v1 header, the same in every share
+  std::string crypttext_tree;             // the ciphertext hash tree section, (2P-1) * 32 bytes
+  std::vector<std::string> block_trees;   // by share number: its block hash tree section
+  std::vector<std::string> share_hashes;  // by share number: its (index, hash) pairs
+  std::string ueb;                        // length field + URI extension block
+  std::string crypttext_hash;             // the UEB's tagged hash of the whole file
+
+  uint64_t share_size() const { return offsets.uri_extension + ueb.size(); }
+  // Bytes [start, start + length) of share `shnum`, short past its end: a storage server's read.
+  std::string read(int shnum, uint64_t start, uint64_t length) const;
+  std::string block(int shnum, uint64_t segnum) const;  // its data block for the segment
+  std::string share(int shnum) const;                   // the whole share file (small files, tests)
+  std::vector<std::string> shares() const;
+  std::string contents() const;  // the whole file (small files, tests)
+
+ private:
+  void load_segment(uint64_t segnum) const;
+  mutable uint64_t cached_segnum_ = UINT64_MAX;  // the padded segment parity blocks were last encoded from
+  mutable std::string cached_segment_;
 };
+
+// The upload in one streaming pass over the content: per segment, its hash, its n blocks and their hashes;
+// only the hashes are kept.
+Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
+                                uint64_t max_segment_size);
 Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max_segment_size);
-// Deterministic pseudo-random contents of `size` bytes (the workload's file).
+// Deterministic pseudo-random contents of `size` bytes (SeededContent's bytes, held).
 std::string make_contents(uint64_t size, uint64_t seed);
 
 }  // namespace perflab::share

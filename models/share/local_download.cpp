@@ -21,7 +21,6 @@ void LocalBucket::readv(std::vector<Span> spans, std::function<void(std::vector<
   });
 }
 
-
 LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector<std::string>& shares,
                                       const LocalDownloadOptions& options) {
   EventualQueue queue;
@@ -38,8 +37,9 @@ LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector
     shares_in_use.push_back(owned.back().get());
   }
   Download download(node, shares_in_use, queue);
-  download.start();
   LocalDownloadStats stats;
+  download.on_data = [&stats](const std::string& segment) { stats.contents += segment; };
+  download.start();
   while (!queue.empty() || !outbox.empty()) {
     ++stats.turns;
     queue.drain_once();

@@ -38,7 +38,8 @@ struct LocalDownloadOptions {
 
 struct LocalDownloadStats {
   DownloadResult result;
-  ShareStats totals;  // summed over shares
+  std::string contents;  // the downloaded file
+  ShareStats totals;     // summed over shares
   std::vector<ShareStats> per_share;
   std::vector<bool> alive;  // per share number, at the end
   std::vector<bool> had_corruption;

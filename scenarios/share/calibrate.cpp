@@ -43,8 +43,7 @@ Result<MicroWorkload> setup_decode(const std::shared_ptr<const share::EncodedFil
   const int n = f.cap.total_shares;
   std::map<int, std::string> blocks;
   for (int sh = n - k; sh < n; ++sh) {
-    blocks[sh] = f.shares[static_cast<size_t>(sh)].substr(
-        f.offsets.data, f.sizes.num_segments == 1 ? f.sizes.tail_block_size : f.sizes.block_size);
+    blocks[sh] = f.block(sh, 0);
   }
   auto code = std::make_shared<share::ErasureCode>(k, n);
   MicroWorkload micro;

@@ -224,8 +224,9 @@ void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<st
 }
 
 // A storage server: parses each message's calls, answers them all in one turn (charged its tokens x the
-// cost per token on its own CPU), the answers in one message.
-void serve(SimWorld& world, int server, const std::string& share, double seconds_per_token,
+// cost per token on its own CPU), the answers in one message. The bytes of its share are produced as it
+// sends them (EncodedFile::read).
+void serve(SimWorld& world, int server, const share::EncodedFile& file, double seconds_per_token,
            double& server_cpu_s) {
   s4u::Actor::self()->daemonize();
   auto* inbox = Reactor::server_box(server);
@@ -237,7 +238,7 @@ void serve(SimWorld& world, int server, const std::string& share, double seconds
       tokens += call_tokens(read.readv, read.spans.size()) + answer_tokens(read.readv, read.spans.size());
       bytes += kReplyBytes;
       for (const Span& span : read.spans) {
-        std::string data = span.start < share.size() ? share.substr(span.start, span.length) : std::string();
+        std::string data = file.read(server, span.start, span.length);
         bytes += static_cast<double>(data.size()) + (read.readv ? kVectorDataBytes : 0);
         read.data.push_back(std::move(data));
       }
@@ -320,17 +321,17 @@ Result<Metrics> run_download(const RunContext& context) {
       stall = result.error;
     } else if (!result.done) {
       stall = "the download stalled: no loop queued and no read in flight";
-    } else if (result.contents != (*file)->contents) {
+    } else if (result.bytes != (*file)->cap.size || result.crypttext_hash != (*file)->crypttext_hash) {
       stall = "the downloaded bytes differ from the file";
     }
     totals.done_at = SimWorld::now();
     Reactor::client_box()->set_receiver(nullptr);
   });
   for (int s = 0; s < n; ++s) {
-    const std::string& bytes = (*file)->shares[static_cast<size_t>(s)];
+    const share::EncodedFile& stored = **file;
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
-                       [&world, s, &bytes, &costs, &totals] {
-                         serve(world, s, bytes, costs.seconds_per_token, totals.server_cpu_s);
+                       [&world, s, &stored, &costs, &totals] {
+                         serve(world, s, stored, costs.seconds_per_token, totals.server_cpu_s);
                        });
   }
   world.run();

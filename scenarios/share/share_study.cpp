@@ -52,8 +52,9 @@ Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const Params& par
   Key key{size, params.integer("k"), params.integer("n"), segment};
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  auto file = share::encode_file(share::make_contents(size, 1), static_cast<int>(params.integer("k")),
-                                 static_cast<int>(params.integer("n")), segment);
+  auto file = share::encode_file(std::make_shared<share::SeededContent>(size, 1),
+                                 static_cast<int>(params.integer("k")), static_cast<int>(params.integer("n")),
+                                 segment);
   if (!file.ok()) return file.status();
   auto shared = std::make_shared<const share::EncodedFile>(std::move(file).value());
   cache[key] = shared;

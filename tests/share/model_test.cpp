@@ -38,7 +38,7 @@ TEST(HashNodes, PerSegmentCountsFollowTheRule) {
   for (uint64_t size : {12 * kMiB, 1000 * kKiB + 7, 128 * kKiB * 5, 128 * kKiB * 17 + 1, 300 * kKiB}) {
     EncodedFile file = encode(size, 3, 10, 128 * kKiB);
     const Sizes& s = file.sizes;
-    const std::string& share = file.shares[0];
+    const std::string share = file.share(0);
     HashTree full = [&] {
       std::vector<std::string> leaves;
       for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
@@ -113,7 +113,7 @@ TEST(Layout, TheNotesSizesFor12MiB) {
   EXPECT_EQ(file.offsets.data, 0x24u);
   EXPECT_EQ(file.offsets.uri_extension - file.offsets.share_hashes, 5 * 34u);  // N = 10: 5 pairs
   EXPECT_EQ(hash_tree_bytes(96), 255 * 32u);
-  uint64_t ueb_length = read_be32(file.shares[0], file.offsets.uri_extension);
+  uint64_t ueb_length = read_be32(file.shares()[0], file.offsets.uri_extension);
   EXPECT_GT(ueb_length, 250u);
   EXPECT_LT(ueb_length, 400u);
 }
@@ -134,14 +134,14 @@ TEST(Loops, TheTicketsDownloadLoopCounts) {
   EncodedFile file = encode(12 * kMiB, 3, 10, 128 * kKiB);
   LocalDownloadOptions options;
   options.policy = LoopPolicy::kEager;
-  LocalDownloadStats eager = run_local_download(file, file.shares, options);
+  LocalDownloadStats eager = run_local_download(file, file.shares(), options);
   ASSERT_TRUE(eager.result.done) << eager.result.error;
   EXPECT_EQ(eager.per_share[0].reads, 289u);
   EXPECT_EQ(eager.totals.reads, 3 * 289u);
   EXPECT_EQ(eager.totals.loop_calls, 1155u);
   EXPECT_EQ(eager.totals.wasted_loops, 1155u - 576u);
   options.policy = LoopPolicy::kCoalesced;
-  LocalDownloadStats coalesced = run_local_download(file, file.shares, options);
+  LocalDownloadStats coalesced = run_local_download(file, file.shares(), options);
   ASSERT_TRUE(coalesced.result.done);
   EXPECT_EQ(coalesced.totals.loop_calls, 576u);
   EXPECT_EQ(coalesced.totals.wasted_loops, 0u);
@@ -149,7 +149,7 @@ TEST(Loops, TheTicketsDownloadLoopCounts) {
   EXPECT_LT(coalesced.totals.span_ops, eager.totals.span_ops);
   // One reply per reactor turn: nothing to coalesce.
   options.one_reply_per_turn = true;
-  LocalDownloadStats spread = run_local_download(file, file.shares, options);
+  LocalDownloadStats spread = run_local_download(file, file.shares(), options);
   EXPECT_EQ(spread.totals.loop_calls, 1155u);
 }
 
@@ -157,7 +157,7 @@ TEST(Loops, SegmentZeroReadsMatchTheNotes) {
   // Per share: segment 0 -> 2L + 2 reads, odd -> 1, even s -> 1 + 2 v2(s).
   EncodedFile file = encode(128 * kKiB * 65, 3, 10, 128 * kKiB);  // 65 segments: P = 128, L = 7
   LocalDownloadOptions options;
-  LocalDownloadStats stats = run_local_download(file, file.shares, options);
+  LocalDownloadStats stats = run_local_download(file, file.shares(), options);
   ASSERT_TRUE(stats.result.done);
   uint64_t expected = 16;  // segment 0
   for (uint64_t s = 1; s < 65; ++s) expected += s % 2 == 1 ? 1 : 1 + 2 * trailing_zeros(s);
@@ -185,6 +185,7 @@ class SynchronousBucket : public RemoteBucket {
 
 TEST(Loops, CoalescedNeverLosesAWakeUp) {
   EncodedFile file = encode(700 * kKiB + 3, 3, 5, 128 * kKiB);
+  const std::vector<std::string> stored = file.shares();
   for (LoopPolicy policy : {LoopPolicy::kCoalesced, LoopPolicy::kReadv, LoopPolicy::kEager}) {
     EventualQueue queue;
     DownloadNode node(file.cap);
@@ -192,25 +193,28 @@ TEST(Loops, CoalescedNeverLosesAWakeUp) {
     std::vector<std::unique_ptr<Share>> shares;
     std::vector<Share*> pointers;
     for (int sh = 0; sh < 5; ++sh) {
-      buckets.push_back(std::make_unique<SynchronousBucket>(file.shares[static_cast<size_t>(sh)]));
+      buckets.push_back(std::make_unique<SynchronousBucket>(stored[static_cast<size_t>(sh)]));
       shares.push_back(std::make_unique<Share>(node, sh, *buckets.back(), queue, policy, sh));
       pointers.push_back(shares.back().get());
     }
     Download download(node, pointers, queue);
+    std::string contents;
+    download.on_data = [&contents](const std::string& segment) { contents += segment; };
     download.start();
     for (int turn = 0; turn < 100000 && !queue.empty(); ++turn) queue.drain_once();
     ASSERT_TRUE(download.result().done) << "policy " << static_cast<int>(policy);
-    EXPECT_EQ(download.result().contents, file.contents);
+    EXPECT_EQ(contents, file.contents());
+    EXPECT_EQ(download.result().crypttext_hash, file.crypttext_hash);
   }
 }
 
 TEST(Corruption, ACorruptBlockIsDetectedAndTheDownloadCompletes) {
   EncodedFile file = encode(1 * kMiB + 5, 3, 10, 128 * kKiB);
-  std::vector<std::string> shares = file.shares;
+  std::vector<std::string> shares = file.shares();
   shares[0][file.offsets.data + 3 * file.sizes.block_size + 17] ^= 0x40;  // share 0, block 3
   LocalDownloadStats stats = run_local_download(file, shares, {});
   ASSERT_TRUE(stats.result.done) << stats.result.error;
-  EXPECT_EQ(stats.result.contents, file.contents);
+  EXPECT_EQ(stats.contents, file.contents());
   EXPECT_TRUE(stats.had_corruption[0]);
   EXPECT_TRUE(stats.alive[0]);              // a corrupt block retires the block, not the share
   EXPECT_GT(stats.per_share[3].reads, 0u);  // the next share by round-trip time stood in
@@ -218,27 +222,27 @@ TEST(Corruption, ACorruptBlockIsDetectedAndTheDownloadCompletes) {
 
 TEST(Corruption, ACorruptHashNodeKillsTheShare) {
   EncodedFile file = encode(1 * kMiB + 5, 3, 10, 128 * kKiB);
-  std::vector<std::string> shares = file.shares;
+  std::vector<std::string> shares = file.shares();
   for (size_t node = 0; node < 15; ++node) shares[1][file.offsets.block_hashes + node * kHashSize] ^= 1;
   LocalDownloadStats stats = run_local_download(file, shares, {});
   ASSERT_TRUE(stats.result.done) << stats.result.error;
-  EXPECT_EQ(stats.result.contents, file.contents);
+  EXPECT_EQ(stats.contents, file.contents());
   EXPECT_FALSE(stats.alive[1]);
   EXPECT_TRUE(stats.had_corruption[1]);
 }
 
 TEST(Corruption, AShortReadMarksTheTailUnavailable) {
   EncodedFile file = encode(1 * kMiB, 3, 10, 128 * kKiB);
-  std::vector<std::string> shares = file.shares;
+  std::vector<std::string> shares = file.shares();
   uint64_t cut = file.offsets.data + 2 * file.sizes.block_size + 100;  // inside block 2
   shares[2].resize(cut);
   LocalDownloadStats stats = run_local_download(file, shares, {});
   ASSERT_TRUE(stats.result.done) << stats.result.error;
-  EXPECT_EQ(stats.result.contents, file.contents);
+  EXPECT_EQ(stats.contents, file.contents());
   EXPECT_GT(stats.unavailable_bytes[2], 0u);
   EXPECT_FALSE(stats.alive[2]);  // it needed bytes it will never get
   // An intact share loses only the overrun of its speculative 2 KiB UEB read past the end of the share.
-  EXPECT_EQ(stats.unavailable_bytes[0], 2048u - 4u - read_be32(file.shares[0], file.offsets.uri_extension));
+  EXPECT_EQ(stats.unavailable_bytes[0], 2048u - 4u - read_be32(file.shares()[0], file.offsets.uri_extension));
 }
 
 TEST(Policies, AllDeliverTheOriginalBytes) {
@@ -255,9 +259,9 @@ TEST(Policies, AllDeliverTheOriginalBytes) {
     for (LoopPolicy policy : {LoopPolicy::kEager, LoopPolicy::kCoalesced, LoopPolicy::kReadv}) {
       LocalDownloadOptions options;
       options.policy = policy;
-      LocalDownloadStats stats = run_local_download(file, file.shares, options);
+      LocalDownloadStats stats = run_local_download(file, file.shares(), options);
       ASSERT_TRUE(stats.result.done) << "size " << c.size << ": " << stats.result.error;
-      EXPECT_EQ(stats.result.contents, file.contents) << "size " << c.size;
+      EXPECT_EQ(stats.contents, file.contents()) << "size " << c.size;
     }
   }
 }

@@ -1,0 +1,118 @@
+// The streamed shares (models/share/content.h, EncodedFile in layout.h): content sources read piecewise give
+// the bytes of one sequential pass, and a share produced on demand — blocks encoded when read, hash
+// sections from the upload's one pass — is the share the held encoder wrote: every block equals the
+// segment's full encoding, every tree section the tree of its leaves, any read the slice of the whole.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include "models/share/content.h"
+#include "models/share/erasure.h"
+#include "models/share/hash_tree.h"
+#include "models/share/hashes.h"
+#include "models/share/layout.h"
+
+namespace perflab::share {
+namespace {
+
+// The generator as a sequential splitmix64 (the original make_contents loop).
+std::string sequential_contents(uint64_t size, uint64_t seed) {
+  std::string out(size, '\0');
+  uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+  for (uint64_t i = 0; i < size; i += 8) {
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    for (uint64_t b = 0; b < 8 && i + b < size; ++b) out[i + b] = static_cast<char>(z >> (8 * b));
+  }
+  return out;
+}
+
+TEST(Content, SeededReadsAnywhereEqualOneSequentialPass) {
+  const uint64_t size = 100003;
+  const std::string whole = sequential_contents(size, 7);
+  SeededContent content(size, 7);
+  EXPECT_EQ(content.read(0, size), whole);
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 500; ++i) {
+    uint64_t start = rng() % size;
+    uint64_t length = rng() % (size - start + 1);
+    ASSERT_EQ(content.read(start, length), whole.substr(start, length)) << start << "+" << length;
+  }
+  EXPECT_NE(SeededContent(64, 8).read(0, 64), SeededContent(64, 7).read(0, 64));
+}
+
+TEST(Content, FileIsReadInPiecesAndBadPathsAreRefused) {
+  std::string path = ::testing::TempDir() + "share_content_test.bin";
+  const std::string bytes = sequential_contents(5000, 3);
+  std::ofstream(path, std::ios::binary) << bytes;
+  auto file = FileContent::open(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ((*file)->size(), 5000u);
+  EXPECT_EQ((*file)->read(4000, 1000), bytes.substr(4000));
+  auto encoded = encode_file(*file, 3, 10, 1024);
+  ASSERT_TRUE(encoded.ok());
+  EXPECT_EQ(encoded->contents(), bytes);
+  std::remove(path.c_str());
+  auto missing = FileContent::open(path);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find(path), std::string::npos);
+}
+
+struct Case {
+  uint64_t size;
+  int k;
+  int n;
+  uint64_t segment;
+};
+
+TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
+  for (const Case& c : {Case{1000 * 1024 + 7, 3, 10, 128 * 1024}, Case{77777, 5, 8, 4096},
+                        Case{4096 * 6, 4, 4, 4096}, Case{10, 3, 7, 128 * 1024}}) {
+    const std::string contents = sequential_contents(c.size, c.size);
+    auto streamed = encode_file(std::make_shared<SeededContent>(c.size, c.size), c.k, c.n, c.segment);
+    ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+    const EncodedFile& file = *streamed;
+    const Sizes& s = file.sizes;
+    EXPECT_EQ(file.contents(), contents);
+    EXPECT_EQ(file.crypttext_hash, tagged_hash("allmydata_crypttext_v1", contents));
+    ErasureCode code(c.k, c.n);
+    std::vector<std::vector<std::string>> leaves(static_cast<size_t>(c.n));
+    std::vector<std::string> segment_leaves;
+    for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
+      std::string segment = contents.substr(seg * s.segment_size, s.segment_size);
+      segment_leaves.push_back(crypttext_segment_hash(segment));
+      segment.resize(seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size, '\0');
+      auto blocks = code.encode(segment);
+      for (int sh = 0; sh < c.n; ++sh) {
+        ASSERT_EQ(file.block(sh, seg), blocks[static_cast<size_t>(sh)]) << "share " << sh << " seg " << seg;
+        leaves[static_cast<size_t>(sh)].push_back(block_hash(blocks[static_cast<size_t>(sh)]));
+      }
+    }
+    EXPECT_EQ(file.crypttext_tree, HashTree(segment_leaves).bytes());
+    std::mt19937_64 rng(c.size);
+    for (int sh = 0; sh < c.n; ++sh) {
+      const std::string share = file.share(sh);
+      ASSERT_EQ(share.size(), file.share_size());
+      EXPECT_EQ(share.substr(0, 0x24), file.header);
+      EXPECT_EQ(
+          share.substr(file.offsets.block_hashes, file.offsets.share_hashes - file.offsets.block_hashes),
+          HashTree(leaves[static_cast<size_t>(sh)]).bytes());
+      EXPECT_EQ(share.substr(file.offsets.uri_extension), file.ueb);
+      for (int i = 0; i < 200; ++i) {
+        uint64_t start = rng() % (share.size() + 100);
+        uint64_t length = rng() % 3000;
+        ASSERT_EQ(file.read(sh, start, length), start < share.size() ? share.substr(start, length) : "")
+            << "share " << sh << " [" << start << "+" << length << ")";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perflab::share
