@@ -97,6 +97,38 @@ std::vector<std::string> explain_grid_change(const std::vector<std::string>& col
   return lines;
 }
 
+// `rows` with its points' values in the order of `columns` (a CSV may list its parameters in another order
+// than a fresh run of the same scenario); an error names a parameter only one side has.
+Result<ResultRows> aligned(const ResultRows& rows, const std::vector<std::string>& columns,
+                           const std::string& rows_name, const std::string& columns_name) {
+  if (rows.param_columns == columns) return rows;
+  std::vector<size_t> from;
+  for (const auto& column : columns) {
+    auto it = std::find(rows.param_columns.begin(), rows.param_columns.end(), column);
+    if (it == rows.param_columns.end())
+      return Status::Error(
+          fmt::format("parameter {} is new in {} (not in {})", column, columns_name, rows_name));
+    from.push_back(static_cast<size_t>(it - rows.param_columns.begin()));
+  }
+  for (const auto& column : rows.param_columns) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end())
+      return Status::Error(
+          fmt::format("parameter {} of {} is gone from {}", column, rows_name, columns_name));
+  }
+  ResultRows out = rows;
+  out.param_columns = columns;
+  for (auto& row : out.rows) {
+    std::vector<std::string> point, labels;
+    for (size_t c : from) {
+      point.push_back(row.point[c]);
+      labels.push_back(row.labels[c]);
+    }
+    row.point = std::move(point);
+    row.labels = std::move(labels);
+  }
+  return out;
+}
+
 std::map<Key, const ResultRow*> index_rows(const ResultRows& rows) {
   std::map<Key, const ResultRow*> index;
   for (const auto& row : rows.rows) index[{row.point, row.seed}] = &row;
@@ -169,10 +201,16 @@ bool Comparison::pass() const {
          std::all_of(cells.begin(), cells.end(), [](const Cell& c) { return c.pass(); });
 }
 
-Comparison compare_rows(const ResultRows& a, const ResultRows& b, const std::vector<MetricSpec>& metrics,
-                        Engine engine, const CheckRules& rules, Scope scope, const std::string& a_name,
-                        const std::string& b_name) {
+Comparison compare_rows(const ResultRows& a_as_read, const ResultRows& b,
+                        const std::vector<MetricSpec>& metrics, Engine engine, const CheckRules& rules,
+                        Scope scope, const std::string& a_name, const std::string& b_name) {
   Comparison result;
+  auto a_rows = aligned(a_as_read, b.param_columns, a_name, b_name);
+  if (!a_rows.ok()) {
+    result.grid_changes.push_back(a_rows.status().message());
+    return result;
+  }
+  const ResultRows& a = *a_rows;
   PointNamer name(a, b);
   auto a_index = index_rows(a);
   auto b_index = index_rows(b);

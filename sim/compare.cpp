@@ -95,10 +95,10 @@ Result<ScenarioComparison> compare_scenario(const std::string& name, const fs::p
   if (!a.ok()) return a.status();
   auto b = read_result_rows(b_csv);
   if (!b.ok()) return b.status();
-  if (a->param_columns != b->param_columns || a->metric_columns != b->metric_columns) {
-    return Status::Error(fmt::format("{} and {} are results of different scenarios: columns {} vs {}",
-                                     a_csv.string(), b_csv.string(), join(a->param_columns),
-                                     join(b->param_columns)));
+  if (a->metric_columns != b->metric_columns) {
+    return Status::Error(fmt::format("{} and {} are results of different scenarios: metrics {} vs {}",
+                                     a_csv.string(), b_csv.string(), join(a->metric_columns),
+                                     join(b->metric_columns)));
   }
   auto study = study_of(a_csv, *a);
   if (!study.ok()) return study.status();

@@ -4,12 +4,13 @@
 // the real OkHttp 3.13.1 quadratic where the counter port is).
 // Absolute times are never claimed: a shared machine can run the same code twice as slowly.
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 
-#include "sim/stats/stats.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/run_table.h"
+#include "sim/stats/stats.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -42,11 +43,21 @@ double exponent(const std::map<int64_t, double>& by_n) {
   return fit.ok() && ns.size() >= 3 ? fit->b : kNaN;
 }
 
+// The slope in log-log between the two largest n: the growth once fixed per-call costs no longer dominate.
+double end_slope(const std::map<int64_t, double>& by_n) {
+  if (by_n.size() < 2) return kNaN;
+  auto last = by_n.rbegin();
+  auto before = std::next(last);
+  return std::log(last->second / before->second) /
+         std::log(static_cast<double>(last->first) / static_cast<double>(before->first));
+}
+
 // Bounds of each strategy's exponent per workload: what the reports state, with room for a noisy machine.
 struct ExponentBound {
   const char* workload;
   const char* strategy;
   double low, high;
+  bool at_the_end = false;  // claim the end slope (end_slope) rather than the fit over every n
 };
 constexpr ExponentBound kExponents[] = {
     {"enqueue_burst", "scan", 1.6, kAny},
@@ -61,12 +72,14 @@ constexpr ExponentBound kExponents[] = {
     {"round_robin", "scan", 1.6, kAny},
     {"round_robin", "counter", 1.6, kAny},
     {"round_robin", "indexed", 0, 1.2},
-    // The real OkHttp 3.13.1 on a JVM: the counter algorithm, quadratic on the three (b = 1.8-1.9 measured
-    // over n = 100-3,200; its ~10 µs per call flattens the small end), with a JVM's wider noise. Its burst
-    // exponent is left unclaimed: garbage collection of the live calls and late JIT make it erratic.
-    {"one_host_backlog", "okhttp-jvm", 1.3, kAny},
-    {"distinct_hosts", "okhttp-jvm", 1.3, kAny},
-    {"round_robin", "okhttp-jvm", 1.3, kAny},
+    // The real OkHttp 3.13.1 on a JVM: the counter algorithm, superlinear on the three. Its ~10 µs per call
+    // flattens the small end, so the fit over n = 100-3,200 swung from 1.1 to 1.8 between runs on this
+    // machine; the claim is the slope from 1,000 to 3,200 calls (1.5-1.9 measured), with a JVM's noise.
+    // Its burst exponent is left unclaimed: garbage collection of the live calls and late JIT make it
+    // erratic.
+    {"one_host_backlog", "okhttp-jvm", 1.25, kAny, true},
+    {"distinct_hosts", "okhttp-jvm", 1.25, kAny, true},
+    {"round_robin", "okhttp-jvm", 1.25, kAny, true},
 };
 
 }  // namespace
@@ -78,8 +91,10 @@ std::vector<Claim> dispatcher_claims(const RunTable& table) {
   for (const auto& bound : kExponents) {
     auto workload = seconds.find(bound.workload);
     if (workload == seconds.end() || workload->second.count(bound.strategy) == 0) continue;
-    claims.push_back({std::string("exponent b of ") + bound.strategy + " on " + bound.workload,
-                      exponent(workload->second.at(bound.strategy)), bound.low, bound.high});
+    const auto& by_n = workload->second.at(bound.strategy);
+    claims.push_back({std::string(bound.at_the_end ? "end slope of " : "exponent b of ") + bound.strategy +
+                          " on " + bound.workload,
+                      bound.at_the_end ? end_slope(by_n) : exponent(by_n), bound.low, bound.high});
   }
   auto burst = seconds.find("enqueue_burst");
   if (burst != seconds.end() && !burst->second["counter"].empty()) {

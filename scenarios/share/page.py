@@ -1,13 +1,13 @@
 """The share study on the results site (analysis/python/perflab_site): its headline line for the index,
-which plots its page draws, and how reference.csv (ticket #1268's numbers) lines up with our columns (the
-ticket ran Tahoe 1.9, our cpu = "tahoe-1.9" rows)."""
+which plots its page draws, and how reference.csv (ticket #1268's numbers; #1545's rows belong to the
+share-1545 scenario) lines up with our columns (the ticket ran Tahoe 1.9, our cpu = "tahoe-1.9" rows)."""
 
 
 def headline(results, reference):
     import pandas as pd
     frame = pd.read_csv(results / "share-download-12mib.summary.csv")
     ours = frame[frame["cpu"] == "tahoe-1.9"].set_index("loop")
-    ticket = reference.set_index("loop")
+    ticket = reference[reference["ticket"] == 1268].set_index("loop")
     calls = ours["loop_calls_mean"]
     return {"finding": f"Coalescing Share.loop() wake-ups cuts a 12 MiB download's loop() calls "
                        f"{calls['eager']:.0f} → {calls['coalesced']:.0f} and its time "
@@ -24,7 +24,7 @@ PLOTS = {
 }
 
 REFERENCE = {
-    "share-download-12mib": {"match": {"loop": "loop"}, "table": False,
+    "share-download-12mib": {"match": {"loop": "loop"}, "rows": {"ticket": 1268}, "table": False,
                              "metrics": {"loop_calls": [("loop_calls", {"cpu": "tahoe-1.9"})],
                                          "duration_s": [("duration_s", {"cpu": "tahoe-1.9"})]}},
 }

@@ -67,8 +67,8 @@ struct Fixture {
   }
 };
 
-CheckResult check(const Fixture& f, const RunTable& committed, const RunTable& fresh,
-                  Scope scope = Scope::kSame, const CheckRules& rules = {}) {
+CheckResult check(const RunTable& committed, const RunTable& fresh, Scope scope = Scope::kSame,
+                  const CheckRules& rules = {}) {
   return check_scenario(result_rows(committed), committed, fresh, rules, scope);
 }
 
@@ -81,7 +81,7 @@ const Cell* moved_cell(const CheckResult& result, const std::string& metric) {
 
 TEST(Check, IdenticalRunsPass) {
   Fixture f;
-  auto result = check(f, f.table(), f.table());
+  auto result = check(f.table(), f.table());
   EXPECT_TRUE(result.pass());
   EXPECT_EQ(result.values.exact_values, 10U);
   EXPECT_EQ(result.values.tolerance_values, 10U);
@@ -90,7 +90,7 @@ TEST(Check, IdenticalRunsPass) {
 
 TEST(Check, ACountChangedByOneFailsNamingMetricPointAndSeed) {
   Fixture f;
-  auto result = check(f, f.table(), f.table(1));
+  auto result = check(f.table(), f.table(1));
   ASSERT_FALSE(result.pass());
   const Cell* cell = moved_cell(result, "count");
   ASSERT_NE(cell, nullptr);
@@ -111,7 +111,7 @@ TEST(Check, ATimeMovedByATenthOfAPercentOnOneSeedFails) {
   Fixture f;
   RunTable fresh = f.table();
   fresh.rows[7].metrics["time_s"] *= 1.001;  // point x=2, seed 3; the seeds spread by 2%
-  auto result = check(f, f.table(), fresh);
+  auto result = check(f.table(), fresh);
   const Cell* cell = moved_cell(result, "time_s");
   ASSERT_NE(cell, nullptr);
   EXPECT_EQ(cell->moved, 1U);
@@ -123,9 +123,9 @@ TEST(Check, ARelativeMoveOfOneInATrillionPassesAsFloatingPointNoise) {
   Fixture f;
   RunTable fresh = f.table();
   for (auto& row : fresh.rows) row.metrics["time_s"] *= 1 + 1e-12;
-  EXPECT_TRUE(check(f, f.table(), fresh).pass());
+  EXPECT_TRUE(check(f.table(), fresh).pass());
   for (auto& row : fresh.rows) row.metrics["time_s"] *= 1 + 1e-8;
-  EXPECT_FALSE(check(f, f.table(), fresh).pass());
+  EXPECT_FALSE(check(f.table(), fresh).pass());
 }
 
 TEST(Check, AToleranceSetPerMetricWidensOnlyThatMetric) {
@@ -133,7 +133,7 @@ TEST(Check, AToleranceSetPerMetricWidensOnlyThatMetric) {
   RunTable fresh = f.table(1, 1.001);
   auto rules = check_rules(f.study.metrics, {{"time_s", 1e-2}}, {});
   ASSERT_TRUE(rules.ok()) << rules.status().message();
-  auto result = check(f, f.table(), fresh, Scope::kSame, *rules);
+  auto result = check(f.table(), fresh, Scope::kSame, *rules);
   EXPECT_EQ(moved_cell(result, "time_s"), nullptr);
   EXPECT_NE(moved_cell(result, "count"), nullptr);  // exact stays exact
   auto flag = check_rules(f.study.metrics, {}, {"1e-2"});
@@ -159,7 +159,7 @@ TEST(Check, AMissingSeedIsAFailureNeverSkipped) {
   Fixture f;
   RunTable fresh = f.table();
   fresh.rows.erase(fresh.rows.begin() + 4);  // x=1, seed 5
-  auto result = check(f, f.table(), fresh);
+  auto result = check(f.table(), fresh);
   ASSERT_EQ(result.values.missing.size(), 1U);
   EXPECT_EQ(result.values.missing[0].point, "x=1");
   EXPECT_EQ(result.values.missing[0].seed, 5U);
@@ -167,9 +167,9 @@ TEST(Check, AMissingSeedIsAFailureNeverSkipped) {
   EXPECT_FALSE(result.pass());
   // A quick check runs fewer seeds by design: the committed seeds it did not run are out of its scope,
   // but a fresh seed the committed table lacks is still missing.
-  EXPECT_TRUE(check(f, f.table(), fresh, Scope::kSubset).pass());
+  EXPECT_TRUE(check(f.table(), fresh, Scope::kSubset).pass());
   auto committed = fresh;
-  auto lacking = check(f, committed, f.table(), Scope::kSubset);
+  auto lacking = check(committed, f.table(), Scope::kSubset);
   ASSERT_EQ(lacking.values.missing.size(), 1U);
   EXPECT_EQ(lacking.values.missing[0].absent_from, "committed");
 }
@@ -178,16 +178,34 @@ TEST(Check, AChangedParameterIsNamedOnceNotAsEveryRowMissing) {
   Fixture f;
   Fixture moved;
   moved.scenario.grid[1].column_values = moved.scenario.grid[1].column_labels = {"3"};
-  auto result = check(f, f.table(), moved.table());
+  auto result = check(f.table(), moved.table());
   ASSERT_EQ(result.values.grid_changes.size(), 1U);
   EXPECT_EQ(result.values.grid_changes[0], "parameter x changed from 2 (committed) to 3 (now)");
   EXPECT_TRUE(result.values.missing.empty());
   EXPECT_FALSE(result.pass());
 }
 
+TEST(Check, ParametersArePairedByNameWhateverTheirColumnOrder) {
+  Fixture f;
+  f.scenario.param_columns = {"x", "y"};
+  for (auto& point : f.scenario.grid) point.column_values.push_back("7"), point.column_labels.push_back("7");
+  auto committed = result_rows(f.table());
+  std::swap(committed.param_columns[0], committed.param_columns[1]);
+  for (auto& row : committed.rows)
+    std::swap(row.point[0], row.point[1]), std::swap(row.labels[0], row.labels[1]);
+  auto same = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {}, Scope::kSame,
+                           "committed", "now");
+  EXPECT_TRUE(same.pass()) << (same.grid_changes.empty() ? "" : same.grid_changes[0]);
+  committed.param_columns[0] = "z";
+  auto renamed = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {},
+                              Scope::kSame, "committed", "now");
+  ASSERT_EQ(renamed.grid_changes.size(), 1U);
+  EXPECT_EQ(renamed.grid_changes[0], "parameter y is new in now (not in committed)");
+}
+
 TEST(Check, AClaimBelowItsBoundFails) {
   Fixture f;
-  auto result = check(f, f.table(), f.table(0, 0.7));  // time ratio 2 -> 1.4 < 1.5
+  auto result = check(f.table(), f.table(0, 0.7));  // time ratio 2 -> 1.4 < 1.5
   bool claim_failed = false;
   for (const auto& v : result.claims) claim_failed |= !v.holds() && v.claim.name == "time at x=2 / x=1";
   EXPECT_TRUE(claim_failed);
@@ -196,10 +214,10 @@ TEST(Check, AClaimBelowItsBoundFails) {
 TEST(Check, MicroTimingsAreJudgedOnlyByClaims) {
   Fixture f;
   f.scenario.engine = Engine::kMicro;
-  auto result = check(f, f.table(), f.table(0, 1.2));  // 20% slower: noise on a shared machine
+  auto result = check(f.table(), f.table(0, 1.2));  // 20% slower: noise on a shared machine
   EXPECT_EQ(moved_cell(result, "time_s"), nullptr);
   EXPECT_TRUE(result.pass());
-  EXPECT_FALSE(check(f, f.table(), f.table(1)).pass());  // counters stay exact
+  EXPECT_FALSE(check(f.table(), f.table(1)).pass());  // counters stay exact
 }
 
 TEST(Check, MissingOrMalformedResultsAreErrorsNotPasses) {

@@ -129,6 +129,13 @@ class StudySite:
             out = {k: v for k, v in found.items() if len(v) > 1} or out
         return out
 
+    def reference_rows(self, spec: dict) -> pd.DataFrame:
+        """The reference rows a scenario's spec draws on: all, or those its "rows" filter keeps."""
+        ref = self.reference
+        for column, value in spec.get("rows", {}).items():
+            ref = ref[ref[column].astype(str) == str(value)]
+        return ref
+
     def reference_points(self, s: data.Scenario, metric: str, x: str, where: dict) -> list:
         spec = self.reference_spec.get(s.name)
         if spec is None or self.reference is None or x not in spec["match"]:
@@ -139,7 +146,7 @@ class StudySite:
         for ref_col, ours in mapped:
             if any(where.get(k, v) != v for k, v in ours.items()):
                 continue
-            for _, r in self.reference.iterrows():
+            for _, r in self.reference_rows(spec).iterrows():
                 value = pd.to_numeric(r.get(ref_col), errors="coerce")
                 if pd.isna(value):
                     continue
@@ -221,7 +228,7 @@ class StudySite:
             header += [f"{metric} (perflab)", f"{metric} (seed)"]
         for _, r in s.summary.iterrows():
             row = [escape(value_text(python_value(r[c]))) for c in cols]
-            ref = self.reference
+            ref = self.reference_rows(spec)
             for ours, theirs in spec["match"].items():
                 ref = ref[ref[theirs].astype(str) == str(r[ours])]
             for metric, choices in mapped.items():
