@@ -135,63 +135,50 @@ ResultRows result_rows(const RunTable& table) {
 }
 
 Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::path& csv) {
-  std::ifstream in(csv);
-  if (!in) {
+  if (!std::filesystem::exists(csv)) {
     return Status::Error(csv.string() + ": no committed results, expected the CSV that `perflab reproduce` " +
                          "writes (run `perflab check --update` to create it)");
   }
-  auto records = read_records(in);
-  if (records.empty()) return Status::Error(csv.string() + ":1: empty file, expected a header row");
-  auto header = split_csv_line(records.front().second);
-  std::map<std::string, size_t> column;
-  for (size_t c = 0; c < header.size(); ++c) column[header[c]] = c;
-  std::vector<std::string> needed = scenario.param_columns;
-  needed.emplace_back("seed");
-  for (const auto& m : scenario.study->metrics_for(scenario.engine)) needed.push_back(m.name);
-  needed.emplace_back("error");
-  for (const auto& name : needed) {
-    if (column.count(name) == 0) {
-      return Status::Error(csv.string() + ":1: no column \"" + name +
-                           "\", expected the columns of scenario " + scenario.name + " as it is now");
-    }
+  auto file = read_result_rows(csv);
+  if (!file.ok()) return file.status();
+  // Where each of the scenario's parameters stands among the file's, and that its metrics are there.
+  std::vector<size_t> param_index;
+  for (const auto& name : scenario.param_columns) {
+    auto it = std::find(file->param_columns.begin(), file->param_columns.end(), name);
+    if (it == file->param_columns.end()) break;
+    param_index.push_back(static_cast<size_t>(it - file->param_columns.begin()));
+  }
+  std::vector<std::string> missing;
+  if (param_index.size() < scenario.param_columns.size())
+    missing.push_back(scenario.param_columns[param_index.size()]);
+  for (const auto& m : scenario.study->metrics_for(scenario.engine)) {
+    if (std::find(file->metric_columns.begin(), file->metric_columns.end(), m.name) ==
+        file->metric_columns.end())
+      missing.push_back(m.name);
+  }
+  if (!missing.empty()) {
+    return Status::Error(csv.string() + ":1: no column \"" + missing.front() +
+                         "\", expected the columns of scenario " + scenario.name + " as it is now");
   }
   std::map<std::vector<std::string>, size_t> point_of;
   for (size_t p = 0; p < scenario.grid.size(); ++p) point_of[scenario.grid[p].column_values] = p;
 
   RunTable table;
   table.scenario = &scenario;
-  for (size_t r = 1; r < records.size(); ++r) {
-    const auto& [line, text] = records[r];
-    if (text.empty()) continue;
-    auto fields = split_csv_line(text);
-    std::string where = csv.string() + ":" + std::to_string(line) + ": ";
-    if (fields.size() != header.size()) {
-      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
-                           std::to_string(header.size()) + " as in the header");
-    }
+  for (auto& read : file->rows) {
     std::vector<std::string> values;
-    for (const auto& name : scenario.param_columns) values.push_back(fields[column[name]]);
+    for (size_t c : param_index) values.push_back(read.point[c]);
     auto point = point_of.find(values);
     if (point == point_of.end()) continue;
     RunRow row;
     row.point = point->second;
-    char* end = nullptr;
-    const std::string& seed_text = fields[column["seed"]];
-    row.seed = std::strtoull(seed_text.c_str(), &end, 10);
-    if (seed_text.empty() || *end != '\0')
-      return Status::Error(where + "seed \"" + seed_text + "\" is not an integer");
-    row.replication = static_cast<int>(row.seed - scenario.seed);
-    row.error = fields[column["error"]];
+    row.seed = read.seed;
+    row.replication = static_cast<int>(read.seed - scenario.seed);
+    row.error = read.error;
     row.outcome = row.error.empty()                      ? Outcome::kOk
                   : row.error.rfind("timed out", 0) == 0 ? Outcome::kTimedOut
                                                          : Outcome::kFailed;
-    if (row.ok()) {
-      for (const auto& m : scenario.study->metrics_for(scenario.engine)) {
-        auto value = parse_metric(where, m.name, fields[column[m.name]]);
-        if (!value.ok()) return value.status();
-        row.metrics[m.name] = *value;
-      }
-    }
+    row.metrics = std::move(read.metrics);
     table.rows.push_back(std::move(row));
   }
   return table;
