@@ -140,18 +140,6 @@ Judgement judgement_of(const MetricSpec& metric, Engine engine) {
   return engine == Engine::kSim ? Judgement::kTolerance : Judgement::kNotJudged;
 }
 
-std::string tolerance_text(const Cell& cell) {
-  switch (cell.judgement) {
-    case Judgement::kExact:
-      return "exact";
-    case Judgement::kTolerance:
-      return fmt::format("{:g} relative", cell.tolerance);
-    case Judgement::kNotJudged:
-      return "timing: claims only";
-  }
-  return "";
-}
-
 }  // namespace
 
 double CheckRules::tolerance_for(const std::string& metric) const {
@@ -344,6 +332,18 @@ CheckResult check_scenario(const ResultRows& committed, const RunTable& committe
     }
   }
   return result;
+}
+
+std::string tolerance_text(const Cell& cell) {
+  switch (cell.judgement) {
+    case Judgement::kExact:
+      return "exact";
+    case Judgement::kTolerance:
+      return fmt::format("{:g} relative", cell.tolerance);
+    case Judgement::kNotJudged:
+      return "timing: claims only";
+  }
+  return "";
 }
 
 std::string relative_text(double relative) {

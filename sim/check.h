@@ -109,6 +109,9 @@ CheckResult check_scenario(const ResultRows& committed, const RunTable& committe
 // point and seed where it happened; then missing rows, changed outcomes, failed claims and failed runs.
 std::string failure_table(const std::string& scenario, const CheckResult& result);
 
+// How a cell is judged: "exact", "1e-09 relative", or "timing: claims only".
+std::string tolerance_text(const Cell& cell);
+
 // "+5%", "-0.1%", "+1e-10%" (a relative move in percent, with the digits it needs).
 std::string relative_text(double relative);
 

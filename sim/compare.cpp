@@ -147,18 +147,6 @@ std::string verdict(const Cell& cell) {
   return cell.pass() ? "same" : "MOVED";
 }
 
-std::string tolerance(const Cell& cell) {
-  switch (cell.judgement) {
-    case Judgement::kExact:
-      return "exact";
-    case Judgement::kTolerance:
-      return fmt::format("{:g}", cell.tolerance);
-    case Judgement::kNotJudged:
-      return "claims";
-  }
-  return "";
-}
-
 std::string json_text(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
@@ -221,7 +209,7 @@ std::string markdown(const FolderComparison& c, bool all) {
                    cell.largest != 0
                        ? fmt::format("{} (seed {})", relative_text(cell.largest), cell.largest_seed)
                        : "0",
-                   tolerance(cell), verdict(cell)});
+                   tolerance_text(cell), verdict(cell)});
       }
     }
     if (!cells.empty()) out += cells.str();
@@ -255,7 +243,7 @@ std::string csv(const FolderComparison& c) {
     for (const auto& cell : s.values.cells) {
       line({s.name, cell.point, cell.metric, format_number(cell.mean_a), format_number(cell.mean_b),
             mean_change(cell), relative_text(cell.largest), std::to_string(cell.largest_seed),
-            tolerance(cell), verdict(cell)});
+            tolerance_text(cell), verdict(cell)});
     }
     for (const auto& m : s.values.missing)
       line({s.name, m.point, "", "", "", "", "", std::to_string(m.seed), "", "missing in " + m.absent_from});
@@ -290,8 +278,8 @@ std::string json(const FolderComparison& c) {
           "\"at_seed\": {}, "
           "\"tolerance\": {}, \"verdict\": {}}}",
           k ? "," : "", json_text(cell.point), json_text(cell.metric), json_number(cell.mean_a),
-          json_number(cell.mean_b), json_number(cell.largest), cell.largest_seed, json_text(tolerance(cell)),
-          json_text(verdict(cell)));
+          json_number(cell.mean_b), json_number(cell.largest), cell.largest_seed,
+          json_text(tolerance_text(cell)), json_text(verdict(cell)));
     }
     out += "], \"missing\": [";
     for (size_t k = 0; k < s.values.missing.size(); ++k) {
