@@ -214,7 +214,8 @@ std::string markdown(const FolderComparison& c, bool all) {
     }
     if (!cells.empty()) out += cells.str();
     if (hidden > 0)
-      out += fmt::format("\n{} unchanged point × metric cells not shown (`--all` lists them).\n", hidden);
+      out += fmt::format("{}{} unchanged point × metric cells not shown (`--all` lists them).\n",
+                         cells.empty() ? "" : "\n", hidden);
     if (!s.claims.empty()) {
       MarkdownTable claims({"claim", "A", "B", "bounds", "verdict"}, "lrrll");
       for (const auto& v : s.claims) {
