@@ -5,20 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "models/pipe/event_loop.h"
+#include "tests/pipe/run_to_end.h"
 
 namespace perflab::pipe {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-PipelineResult run(const PipelineOptions& options) {
-  EXPECT_TRUE(validate(options).ok()) << validate(options).message();
-  EventLoop loop;
-  Pipeline pipeline(options, loop, nullptr);
-  auto end = loop.run(pipeline.processes());
-  EXPECT_TRUE(end.ok()) << end.status().message();
-  return pipeline.result();
-}
 
 double mib_s(const PipelineResult& r) {
   return static_cast<double>(r.payload_bytes) / r.duration_s / kMiB;

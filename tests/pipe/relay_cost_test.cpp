@@ -7,21 +7,13 @@
 
 #include "models/pipe/event_loop.h"
 #include "models/pipe/pipeline.h"
+#include "tests/pipe/run_to_end.h"
 
 namespace perflab::pipe {
 namespace {
 
 constexpr double kTick = 0.015625;
 constexpr double kPacket = 8192;
-
-PipelineResult run(const PipelineOptions& options) {
-  EXPECT_TRUE(validate(options).ok()) << validate(options).message();
-  EventLoop loop;
-  Pipeline pipeline(options, loop, nullptr);
-  auto end = loop.run(pipeline.processes());
-  EXPECT_TRUE(end.ok()) << end.status().message();
-  return pipeline.result();
-}
 
 // NuProcess 2.0.1 on Windows: pack-objects takes `t_c` per 8 KiB flush, upload-pack `c_u` per packet.
 PipelineOptions clone(double t_c, double c_u, size_t pipe_buffer = 65536) {
