@@ -79,8 +79,9 @@ Result<double> run_once(const MicroWorkload& workload, Metrics& counters) {
 
 }  // namespace
 
-Result<MicroResult> run_micro(const Study& study, const Params& params, int repetitions) {
-  auto workload = study.setup_micro(params);
+Result<MicroResult> run_micro(const Study& study, const Params& params, const PointInputs& inputs,
+                              int repetitions) {
+  auto workload = study.setup_micro(params, inputs);
   if (!workload.ok()) return workload.status();
   keep_freed_memory_in_process();
   Metrics counters;

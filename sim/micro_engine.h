@@ -24,6 +24,7 @@ struct MicroResult {
 
 inline constexpr double kLongestWarmUpSeconds = 1.0;
 
-Result<MicroResult> run_micro(const Study& study, const Params& params, int repetitions);
+Result<MicroResult> run_micro(const Study& study, const Params& params, const PointInputs& inputs,
+                              int repetitions);
 
 }  // namespace perflab

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 #include "sim/engine.h"
 #include "sim/sampling/distribution.h"
@@ -89,6 +90,11 @@ class Params {
   const Distribution& distribution(const std::string& name) const;
   const std::vector<std::string>& paths(const std::string& name) const;
   const std::string& text(const std::string& name) const;
+  // A choice as the enum its names table spells (the loader only lets those names through).
+  template <class Enum>
+  Enum choice(const std::string& name, const EnumNames<Enum>& names) const {
+    return *names.parse(string(name));
+  }
 
  private:
   const ParamValue& at(const std::string& name) const;

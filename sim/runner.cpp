@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "sim/child_pool.h"
 #include "sim/interrupt_guard.h"
@@ -57,9 +58,25 @@ RunRow row_of(const ChildPool::Ended& ended, const RunRow& slot) {
   return row;
 }
 
+// Points with the same key share one prepare(): the values of what it reads (every point its own when
+// the study does not say).
+std::string prepare_key(const Scenario& scenario, size_t point) {
+  const Study& study = *scenario.study;
+  if (study.prepare_reads.empty()) return std::to_string(point);
+  std::string key;
+  for (const auto& name : study.prepare_reads) key += scenario.grid[point].params.text(name) + "\n";
+  return key;
+}
+
 }  // namespace
 
-RunRow run_one(const Scenario& scenario, size_t point, int replication, const RunOptions& options) {
+Result<PointInputs> prepare_point(const Scenario& scenario, size_t point) {
+  if (!scenario.study->prepare) return PointInputs{};
+  return scenario.study->prepare(scenario.grid[point].params);
+}
+
+RunRow run_one(const Scenario& scenario, size_t point, int replication, const PointInputs& inputs,
+               const RunOptions& options) {
   RunRow row;
   row.point = point;
   row.replication = replication;
@@ -72,12 +89,12 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Ru
 
   Result<Metrics> metrics = Status::Error("no engine");
   if (scenario.engine == Engine::kMicro) {
-    auto micro = run_micro(study, params, scenario.repetitions);
+    auto micro = run_micro(study, params, inputs, scenario.repetitions);
     if (micro.ok()) row.repetitions = micro->repetitions;
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {
-    RunContext context{params, scenario.network, derive_seed(row.seed, scenario.grid[point].identity, 0),
-                       timeline_ptr};
+    RunContext context{params, inputs, scenario.network,
+                       derive_seed(row.seed, scenario.grid[point].identity, 0), timeline_ptr};
     metrics = study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
@@ -121,15 +138,21 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     if (wanted[t] && !table.rows[t].ran()) pending.push_back(t);
   }
 
-  if (scenario.study->prepare) {  // only the points this run needs (a shard may need few)
-    std::vector<bool> prepared(scenario.grid.size(), false);
-    for (size_t task : pending) {
-      size_t point = table.rows[task].point;
-      if (prepared[point]) continue;
-      auto status = scenario.study->prepare(scenario.grid[point].params);
-      if (!status.ok()) return status;
-      prepared[point] = true;
+  // Each point's inputs, loaded here before any fork, once for the points that agree on what prepare()
+  // reads; only for the points this run needs (a shard may need few).
+  std::vector<std::optional<PointInputs>> inputs(scenario.grid.size());
+  std::map<std::string, PointInputs> prepared_for;
+  for (size_t task : pending) {
+    size_t point = table.rows[task].point;
+    if (inputs[point]) continue;
+    const std::string key = prepare_key(scenario, point);
+    if (auto done = prepared_for.find(key); done != prepared_for.end()) {
+      inputs[point] = done->second;
+      continue;
     }
+    auto prepared = prepare_point(scenario, point);
+    if (!prepared.ok()) return prepared.status();
+    inputs[point] = prepared_for[key] = std::move(prepared).value();
   }
   const std::string timeout_reason =
       "timed out: exceeded --point-timeout " + format_quantity(options.point_timeout_s, Quantity::kDuration);
@@ -147,8 +170,9 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     while (!children.full() && next < pending.size()) {
       size_t task = pending[next++];
       const RunRow& slot = table.rows[task];
-      auto spawned = children.spawn(
-          task, [&] { return encode_row(run_one(scenario, slot.point, slot.replication, options)); });
+      auto spawned = children.spawn(task, [&] {
+        return encode_row(run_one(scenario, slot.point, slot.replication, *inputs[slot.point], options));
+      });
       if (!spawned.ok()) return spawned;
     }
     auto ended = children.collect(std::chrono::milliseconds(100));

@@ -33,7 +33,12 @@ struct RunOptions {
 // run could not start (bad options, an unusable journal).
 Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& options);
 
-// Runs one grid point × replication in this process (what each forked child does). Exposed for tests.
-RunRow run_one(const Scenario& scenario, size_t point, int replication, const RunOptions& options);
+// What the study's prepare() loads for one grid point (empty for a study without one).
+Result<PointInputs> prepare_point(const Scenario& scenario, size_t point);
+
+// Runs one grid point × replication in this process (what each forked child does), with the point's
+// prepared inputs. Exposed for tests.
+RunRow run_one(const Scenario& scenario, size_t point, int replication, const PointInputs& inputs,
+               const RunOptions& options);
 
 }  // namespace perflab

@@ -3,6 +3,7 @@
 // adding a study means writing a model, a driver and a scenario file, and nothing else.
 #pragma once
 
+#include <any>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,9 +37,27 @@ struct NetworkSpec {
 // Random streams of a run: the network's latency draws use stream 0; studies number their own from 1.
 constexpr uint64_t kNetworkStream = 0;
 
+// What a study's prepare() loaded for one grid point (a trace, a classpath index, an encoded file): the
+// runner keeps it for the point's runs, and the forked children share it copy-on-write. Empty for a study
+// without prepare(). get<T>() must name the type prepare() returned.
+class PointInputs {
+ public:
+  PointInputs() = default;
+  template <class T>
+  PointInputs(std::shared_ptr<const T> inputs) : inputs_(std::move(inputs)) {}  // NOLINT: implicit by design
+  template <class T>
+  const T& get() const {
+    return *std::any_cast<const std::shared_ptr<const T>&>(inputs_);
+  }
+
+ private:
+  std::any inputs_;
+};
+
 // Everything a driver gets for one run (one grid point, one replication), in a forked child.
 struct RunContext {
   const Params& params;
+  const PointInputs& inputs;  // what prepare() loaded for this grid point
   const NetworkSpec& network;
   uint64_t seed;       // derived from (scenario seed, grid point, replication)
   Timeline* timeline;  // nullptr unless --timeline was given
@@ -79,10 +98,13 @@ struct Study {
   std::function<Status(const Params&)> validate;
   // Runs in the parent process once per grid point before any run is forked (optional): loads inputs
   // that every run of the point shares (the forked children inherit them) and reports bad input files.
-  std::function<Status(const Params&)> prepare;
+  std::function<Result<PointInputs>(const Params&)> prepare;
+  // The parameters prepare() reads: points that agree on them share one prepare() and its inputs (a depth
+  // sweep indexes its classpath once). Empty: every point is prepared on its own.
+  std::vector<std::string> prepare_reads;
   // Engines: a study provides one or both.
   std::function<Result<Metrics>(const RunContext&)> run_sim;
-  std::function<Result<MicroWorkload>(const Params&)> setup_micro;
+  std::function<Result<MicroWorkload>(const Params&, const PointInputs&)> setup_micro;
   // The headline report printed by `perflab reproduce` after the scenario's table (optional).
   std::function<std::string(const RunTable&)> headline_report;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).

@@ -16,6 +16,7 @@
 #include "models/pipe/pipeline.h"
 #include "models/pipe/real_pump.h"
 #include "models/pipe/replay_writer.h"
+#include "scenarios/pipe/pipe_study.h"
 
 namespace py = pybind11;
 
@@ -79,14 +80,14 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
                             int64_t chunk_size, double write_rate, const py::object& trace,
                             uint64_t content_seed, double relay_cost) {
   PipelineOptions o;
-  o.platform = value_or_throw(pipe::parse_platform(platform));
-  o.mechanism = value_or_throw(pipe::parse_mechanism(mechanism));
-  o.reader.pump = value_or_throw(pipe::parse_pump(pump));
+  o.platform = value_or_throw(pipe::kPlatformNames.parse(platform));
+  o.mechanism = value_or_throw(pipe::kMechanismNames.parse(mechanism));
+  o.reader.pump = value_or_throw(pipe::kPumpNames.parse(pump));
   o.reader.read_size = byte_count(read_size, "read_size");
   o.reader.handler_c0 = handler_c0;
   o.reader.handler_c1 = handler_c1;
   o.pipe_buffer = byte_count(pipe_buffer, "pipe_buffer");
-  o.writer = value_or_throw(pipe::parse_writer(writer));
+  o.writer = value_or_throw(pipe::kWriterNames.parse(writer));
   o.transfer_bytes = byte_count(transfer_bytes, "transfer_bytes");
   o.pack_rate = pack_rate;
   o.relay_buffer = byte_count(relay_buffer, "relay_buffer");
@@ -100,6 +101,7 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
   o.trace = trace_events(trace);
   o.content_seed = content_seed;
   throw_if_error(pipe::validate(o));
+  throw_if_error(pipe::validate_inputs(o));
 
   pipe::EventLoop loop;
   pipe::Pipeline pipeline(o, loop, nullptr);
@@ -179,38 +181,32 @@ void bind_pipe(py::module_& models) {
       "Slow pipe reads on Windows (NuProcess #117 / PR #118), the C++ model: run_pipeline() in simulated "
       "time, run_real_pump() on a real child, checksum(), content().");
   bind_results(m);
+  // Defaults are the model's own (PipelineOptions); what a knob of the study means is said once, in its
+  // binding (scenarios/pipe/pipe_study.cpp), and quoted here.
   const PipelineOptions d;
-  m.def(
-      "run_pipeline", &run_pipeline, py::arg("platform") = "windows", py::arg("mechanism") = "poll-tick",
-      py::arg("pump") = "nuprocess-iocp", py::arg("pipe_buffer") = d.pipe_buffer, py::arg("writer") = "git",
-      py::arg("transfer_bytes") = d.transfer_bytes, py::arg("read_size") = d.reader.read_size,
-      py::arg("handler_c0") = d.reader.handler_c0, py::arg("handler_c1") = d.reader.handler_c1,
-      py::arg("pack_rate") = d.pack_rate, py::arg("relay_buffer") = d.relay_buffer,
-      py::arg("inner_pipe") = d.inner_pipe, py::arg("timer_resolution") = d.timer_resolution,
-      py::arg("timer_phase") = d.timer_phase, py::arg("completion_delay") = py::none(),
-      py::arg("chunk_size") = d.chunk_size, py::arg("write_rate") = d.write_rate,
-      py::arg("trace") = py::none(), py::arg("content_seed") = d.content_seed,
-      py::arg("relay_cost") = d.relay_cost,
+  static const std::string doc =
       "Runs one transfer on the model's event loop and returns its PipelineResult. ValueError on bad "
-      "parameters (the model's validate()).\n\n"
-      "platform: 'windows' (NPFS pipes) or 'linux'.\n"
-      "mechanism: 'poll-tick' (H2: the emulated poll sleeps to the next timer tick), 'completion-delay' "
-      "(H1: IOCP holds short reads for D) or 'none'; Windows only.\n"
-      "pump: 'nuprocess-iocp' (Windows), 'nuprocess-epoll' (Linux) or 'jdk-blocking'.\n"
-      "pipe_buffer: the pipe under study, bytes (NPFS quota, or Linux pipe size asked).\n"
-      "writer: 'git' (pack-objects -> upload-pack -> pipe), 'fixed' (chunk_size at write_rate) or 'trace'.\n"
-      "transfer_bytes: pack bytes to move (git, fixed).\n"
-      "read_size: bytes per blocking read (jdk-blocking).\n"
-      "handler_c0, handler_c1: the reader's handler cost, seconds per read and per byte.\n"
-      "pack_rate: pack-objects' production, bytes/s (git). relay_buffer: upload-pack's read size, bytes. "
-      "inner_pipe: pack-objects -> upload-pack pipe, bytes (0: the platform's default).\n"
-      "timer_resolution, timer_phase: the Windows timer tick and where its grid starts, seconds.\n"
+      "parameters (the model's validate()). Sizes are bytes, durations seconds, rates bytes/s.\n\n" +
+      knob_lines(pipe_study::knobs().specs(),
+                 {"platform", "mechanism", "pump", "pipe_buffer", "writer", "transfer_bytes", "read_size",
+                  "handler_c0", "handler_c1", "pack_rate", "relay_buffer", "relay_cost", "inner_pipe",
+                  "timer_resolution", "chunk_size", "write_rate"}) +
+      "timer_phase: where the Windows tick grid starts, seconds (the study draws it per seed).\n"
       "completion_delay: H1's D in seconds: a number, or a callable returning one per delayed read.\n"
-      "chunk_size: bytes per write, write_rate: bytes/s (fixed).\n"
       "trace: the writes to replay (trace): a trace file path (time_s,bytes CSV) or a list of "
       "(time_s, bytes).\n"
-      "content_seed: seeds the generated pack bytes.\n"
-      "relay_cost: upload-pack's CPU per relayed packet, seconds (git; 0: a free relay).");
+      "content_seed: seeds the generated pack bytes.";
+  m.def("run_pipeline", &run_pipeline, py::arg("platform") = pipe::kPlatformNames.name(d.platform),
+        py::arg("mechanism") = pipe::kMechanismNames.name(d.mechanism),
+        py::arg("pump") = pipe::kPumpNames.name(d.reader.pump), py::arg("pipe_buffer") = d.pipe_buffer,
+        py::arg("writer") = pipe::kWriterNames.name(d.writer), py::arg("transfer_bytes") = d.transfer_bytes,
+        py::arg("read_size") = d.reader.read_size, py::arg("handler_c0") = d.reader.handler_c0,
+        py::arg("handler_c1") = d.reader.handler_c1, py::arg("pack_rate") = d.pack_rate,
+        py::arg("relay_buffer") = d.relay_buffer, py::arg("inner_pipe") = d.inner_pipe,
+        py::arg("timer_resolution") = d.timer_resolution, py::arg("timer_phase") = d.timer_phase,
+        py::arg("completion_delay") = py::none(), py::arg("chunk_size") = d.chunk_size,
+        py::arg("write_rate") = d.write_rate, py::arg("trace") = py::none(),
+        py::arg("content_seed") = d.content_seed, py::arg("relay_cost") = d.relay_cost, doc.c_str());
   const RealPumpOptions r;
   m.def(
       "run_real_pump", &run_real_pump, py::arg("argv"), py::arg("stdin") = py::bytes(""),

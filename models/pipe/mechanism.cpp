@@ -5,26 +5,6 @@
 
 namespace perflab::pipe {
 
-Result<Mechanism> parse_mechanism(std::string_view name) {
-  if (name == "poll-tick") return Mechanism::kPollTick;
-  if (name == "completion-delay") return Mechanism::kCompletionDelay;
-  if (name == "none") return Mechanism::kNone;
-  return Status::Error("unknown mechanism \"" + std::string(name) +
-                       "\", expected one of: poll-tick, completion-delay, none");
-}
-
-const char* mechanism_name(Mechanism mechanism) {
-  switch (mechanism) {
-    case Mechanism::kPollTick:
-      return "poll-tick";
-    case Mechanism::kCompletionDelay:
-      return "completion-delay";
-    case Mechanism::kNone:
-      return "none";
-  }
-  return "?";
-}
-
 double PollTick::wake_time(double now) const {
   double ticks = std::floor((now - phase_) / resolution_) + 1;
   double wake = phase_ + ticks * resolution_;

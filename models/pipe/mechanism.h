@@ -12,6 +12,7 @@
 // Microsoft and not what NPFS does; modelled so the harness can judge it.
 #pragma once
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 
 #include <cstdint>
@@ -23,8 +24,10 @@
 namespace perflab::pipe {
 
 enum class Mechanism { kPollTick, kCompletionDelay, kNone };
-Result<Mechanism> parse_mechanism(std::string_view name);  // "poll-tick", "completion-delay", "none"
-const char* mechanism_name(Mechanism mechanism);
+inline const EnumNames<Mechanism> kMechanismNames{"mechanism",
+                                                  {{Mechanism::kPollTick, "poll-tick"},
+                                                   {Mechanism::kCompletionDelay, "completion-delay"},
+                                                   {Mechanism::kNone, "none"}}};
 
 class PollTick {
  public:

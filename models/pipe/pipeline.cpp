@@ -5,19 +5,6 @@
 
 namespace perflab::pipe {
 
-Result<Platform> parse_platform(std::string_view name) {
-  if (name == "windows") return Platform::kWindows;
-  if (name == "linux") return Platform::kLinux;
-  return Status::Error("unknown platform \"" + std::string(name) + "\", expected one of: windows, linux");
-}
-
-Result<WriterKind> parse_writer(std::string_view name) {
-  if (name == "git") return WriterKind::kGit;
-  if (name == "fixed") return WriterKind::kFixed;
-  if (name == "trace") return WriterKind::kTrace;
-  return Status::Error("unknown writer \"" + std::string(name) + "\", expected one of: git, fixed, trace");
-}
-
 Status validate(const PipelineOptions& o) {
   const bool windows = o.platform == Platform::kWindows;
   if (o.reader.pump == Pump::kNuProcessEpoll && windows) {
@@ -41,9 +28,6 @@ Status validate(const PipelineOptions& o) {
   if (o.timer_phase < 0 || (o.timer_resolution > 0 && o.timer_phase >= o.timer_resolution)) {
     return Status::Error("timer_phase must be in [0, timer_resolution)");
   }
-  if (windows && o.mechanism == Mechanism::kCompletionDelay && !o.completion_delay) {
-    return Status::Error("mechanism = \"completion-delay\" needs a completion_delay distribution");
-  }
   switch (o.writer) {
     case WriterKind::kGit:
       if (o.transfer_bytes == 0) return Status::Error("transfer_bytes must be at least 1 byte, got 0");
@@ -61,10 +45,17 @@ Status validate(const PipelineOptions& o) {
       if (!(o.write_rate > 0)) return Status::Error("write_rate must be > 0 bytes/s");
       break;
     case WriterKind::kTrace:
-      if (o.trace.empty())
-        return Status::Error("writer = \"trace\" needs a trace file with at least one write");
       break;
   }
+  return Status::OK();
+}
+
+Status validate_inputs(const PipelineOptions& o) {
+  if (o.platform == Platform::kWindows && o.mechanism == Mechanism::kCompletionDelay && !o.completion_delay) {
+    return Status::Error("mechanism = \"completion-delay\" needs a completion_delay distribution");
+  }
+  if (o.writer == WriterKind::kTrace && o.trace.empty())
+    return Status::Error("writer = \"trace\" needs a trace file with at least one write");
   return Status::OK();
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 #include "models/pipe/git_writer.h"
 #include "models/pipe/mechanism.h"
@@ -23,9 +24,11 @@
 namespace perflab::pipe {
 
 enum class Platform { kWindows, kLinux };
-Result<Platform> parse_platform(std::string_view name);  // "windows", "linux"
+inline const EnumNames<Platform> kPlatformNames{
+    "platform", {{Platform::kWindows, "windows"}, {Platform::kLinux, "linux"}}};
 enum class WriterKind { kGit, kFixed, kTrace };
-Result<WriterKind> parse_writer(std::string_view name);  // "git", "fixed", "trace"
+inline const EnumNames<WriterKind> kWriterNames{
+    "writer", {{WriterKind::kGit, "git"}, {WriterKind::kFixed, "fixed"}, {WriterKind::kTrace, "trace"}}};
 
 struct PipelineOptions {
   Platform platform = Platform::kWindows;
@@ -33,10 +36,11 @@ struct PipelineOptions {
   ReaderOptions reader;        // pump, read size, handler cost
   size_t pipe_buffer = 65536;  // the pipe under study: NPFS quota, or Linux pipe size requested
   WriterKind writer = WriterKind::kGit;
-  uint64_t transfer_bytes = 0;            // git and fixed: bytes of pack data to move
+  uint64_t transfer_bytes = 48 << 20;     // git and fixed: bytes of pack data to move
   double pack_rate = 48.0 * 1024 * 1024;  // git: pack-objects' production, bytes/s
   size_t relay_buffer = 8192;             // git: upload-pack's xread size
-  double relay_cost = 0;                  // git: upload-pack's CPU per relayed packet, seconds
+  double relay_cost =
+      32e-6;              // git: upload-pack's CPU per relayed packet, s: 16 Win32 calls x 2 us (NOTES.md)
   size_t inner_pipe = 0;  // git: pack-objects -> upload-pack pipe; 0 = 8,192 (Windows), 65,536 (Linux)
   double timer_resolution = 0.015625;        // H2: Windows timer tick, seconds
   double timer_phase = 0;                    // H2: where the tick grid starts, in [0, timer_resolution)
@@ -47,8 +51,10 @@ struct PipelineOptions {
   uint64_t content_seed = 1;
 };
 
-// Rules no single parameter can check: pump and platform, sizes, the writer's inputs.
+// Rules no single parameter can check: pump and platform, sizes, the writer's rates.
 Status validate(const PipelineOptions& options);
+// What the caller hands in besides the parameters: the writes of a trace, the completion-delay draws.
+Status validate_inputs(const PipelineOptions& options);
 
 struct PipelineResult {
   double duration_s = 0;       // until the reader saw end of stream
@@ -64,7 +70,7 @@ struct PipelineResult {
 
 class Pipeline {
  public:
-  // `waker` is the scheduler; `spans` may be null. Call validate() first.
+  // `waker` is the scheduler; `spans` may be null. Call validate() and validate_inputs() first.
   Pipeline(const PipelineOptions& options, Waker& waker, SpanSink* spans);
   // Indexed by ProcessId.
   std::vector<Process*> processes() const;

@@ -3,26 +3,6 @@
 
 namespace perflab::pipe {
 
-Result<Pump> parse_pump(std::string_view name) {
-  if (name == "nuprocess-iocp") return Pump::kNuProcessIocp;
-  if (name == "jdk-blocking") return Pump::kJdkBlocking;
-  if (name == "nuprocess-epoll") return Pump::kNuProcessEpoll;
-  return Status::Error("unknown pump \"" + std::string(name) +
-                       "\", expected one of: nuprocess-iocp, jdk-blocking, nuprocess-epoll");
-}
-
-const char* pump_name(Pump pump) {
-  switch (pump) {
-    case Pump::kNuProcessIocp:
-      return "nuprocess-iocp";
-    case Pump::kJdkBlocking:
-      return "jdk-blocking";
-    case Pump::kNuProcessEpoll:
-      return "nuprocess-epoll";
-  }
-  return "?";
-}
-
 Reader::Reader(ProcessId id, ReaderOptions options, SpanSink* spans)
     : id_(id), options_(options), spans_(spans) {}
 

@@ -14,6 +14,7 @@
 // The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
 #pragma once
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 
 #include <cstdint>
@@ -28,8 +29,10 @@
 namespace perflab::pipe {
 
 enum class Pump { kNuProcessIocp, kJdkBlocking, kNuProcessEpoll };
-Result<Pump> parse_pump(std::string_view name);  // "nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"
-const char* pump_name(Pump pump);
+inline const EnumNames<Pump> kPumpNames{"pump",
+                                        {{Pump::kNuProcessIocp, "nuprocess-iocp"},
+                                         {Pump::kJdkBlocking, "jdk-blocking"},
+                                         {Pump::kNuProcessEpoll, "nuprocess-epoll"}}};
 
 constexpr size_t kNuProcessBufferCapacity = 65536;
 

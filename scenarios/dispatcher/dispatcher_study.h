@@ -10,7 +10,7 @@ namespace perflab::dispatcher_study {
 // The strategy that runs the real OkHttp 3.13.1 on a JVM instead of a C++ port.
 inline constexpr const char* kOkHttpJvm = "okhttp-jvm";
 
-Result<MicroWorkload> setup_micro_workload(const Params& params);
+Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& inputs);
 Result<MicroWorkload> setup_okhttp_jvm_workload(const Params& params);
 Result<Metrics> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);

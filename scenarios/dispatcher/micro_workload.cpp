@@ -9,7 +9,7 @@
 
 namespace perflab::dispatcher_study {
 
-Result<MicroWorkload> setup_micro_workload(const Params& params) {
+Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& /*none*/) {
   auto workload = dispatcher::parse_workload(params.string("workload"));
   if (!workload.ok()) return workload.status();
   if (params.string("strategy") == kOkHttpJvm) return setup_okhttp_jvm_workload(params);

@@ -4,23 +4,45 @@
 // The `fault` parameter makes a run abort or hang, to exercise the runner's crash and timeout isolation.
 #include <cstdlib>
 
+#include "sim/knobs.h"
 #include "sim/sim_world.h"
 #include "sim/study.h"
 
 namespace perflab {
 namespace {
 
+enum class Fault { kNone, kAbort, kHang };
+const EnumNames<Fault> kFaultNames{
+    "fault", {{Fault::kNone, "none"}, {Fault::kAbort, "abort"}, {Fault::kHang, "hang"}}};
+
+struct PingPongOptions {
+  int64_t requests = 100;
+  double request_size = 1024;  // bytes
+  double reply_size = 1024;    // bytes
+  Fault fault = Fault::kNone;
+};
+
+const Knobs<PingPongOptions>& knobs() {
+  static const Knobs<PingPongOptions> knobs = [] {
+    Knobs<PingPongOptions> k;
+    k.integer("requests", &PingPongOptions::requests, "requests the client sends, one at a time").at_least(1);
+    k.size("request_size", &PingPongOptions::request_size, "bytes of each request");
+    k.size("reply_size", &PingPongOptions::reply_size, "bytes of each reply");
+    k.choice("fault", &PingPongOptions::fault, kFaultNames, "harness self-test: make the run abort or hang");
+    return k;
+  }();
+  return knobs;
+}
+
 struct Ping {
   int64_t index;
 };
 
 Result<Metrics> run_pingpong(const RunContext& context) {
-  const int64_t requests = context.params.integer("requests");
-  const double request_size = context.params.real("request_size");
-  const double reply_size = context.params.real("reply_size");
-  const std::string& fault = context.params.string("fault");
-  if (fault == "abort") std::abort();
-  if (fault == "hang") {
+  const PingPongOptions options = knobs().options(context.params);
+  const int64_t requests = options.requests;
+  if (options.fault == Fault::kAbort) std::abort();
+  if (options.fault == Fault::kHang) {
     for (volatile bool forever = true; forever;) {
     }
   }
@@ -34,7 +56,7 @@ Result<Metrics> run_pingpong(const RunContext& context) {
   simgrid::s4u::Actor::create("client", world.host("client"), [&] {
     for (int64_t i = 0; i < requests; ++i) {
       double sent = SimWorld::now();
-      world.send(to_server, std::make_unique<Ping>(Ping{i}), request_size, "request");
+      world.send(to_server, std::make_unique<Ping>(Ping{i}), options.request_size, "request");
       SimWorld::receive<Ping>(to_client);
       rtt_total += SimWorld::now() - sent;
       messages += 2;
@@ -43,7 +65,7 @@ Result<Metrics> run_pingpong(const RunContext& context) {
   simgrid::s4u::Actor::create("server", world.host("server"), [&] {
     for (int64_t i = 0; i < requests; ++i) {
       auto ping = SimWorld::receive<Ping>(to_server);
-      world.send(to_client, std::move(ping), reply_size, "reply");
+      world.send(to_client, std::move(ping), options.reply_size, "reply");
     }
   });
   double duration = world.run();
@@ -56,13 +78,7 @@ Study pingpong_study() {
   Study study;
   study.name = "pingpong";
   study.description = "request/reply over one link: proves the harness against closed forms";
-  study.params = {
-      int_param("requests", "100", "requests the client sends, one at a time").at_least(1),
-      size_param("request_size", "1KiB", "bytes of each request"),
-      size_param("reply_size", "1KiB", "bytes of each reply"),
-      choice_param("fault", "none", {"none", "abort", "hang"},
-                   "harness self-test: make the run abort or hang"),
-  };
+  study.params = knobs().specs();
   study.metrics = {
       {"duration_s", "simulated time until the last reply arrived"},
       {"rtt_mean_s", "mean round-trip time of a request"},

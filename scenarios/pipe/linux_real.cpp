@@ -58,10 +58,11 @@ double median_of(std::vector<double> values) {
 
 }  // namespace
 
-Result<MicroWorkload> setup_linux_real(const Params& params) {
-  const int size_mib = static_cast<int>(params.integer("repo_mib"));
-  const size_t pipe_size = static_cast<size_t>(params.real("pipe_buffer"));
-  const std::string child = params.string("real_child");
+Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& /*none*/) {
+  const PipeOptions knobs_set = knobs().options(params);
+  const int size_mib = static_cast<int>(knobs_set.repo_mib);
+  const size_t pipe_size = knobs_set.pipeline.pipe_buffer;
+  const RealChild child = knobs_set.real_child;
   auto options = std::make_shared<pipe::RealPumpOptions>();
   auto cpu = std::make_shared<CpuSamples>();
   MicroWorkload micro;
@@ -69,7 +70,7 @@ Result<MicroWorkload> setup_linux_real(const Params& params) {
     if (!options->argv.empty()) return Status::OK();
     auto repo = repository(size_mib);
     if (!repo.ok()) return repo.status();
-    *options = child == "upload-pack" ? pipe::upload_pack_child(repo->first, repo->second)
+    *options = child == RealChild::kUploadPack ? pipe::upload_pack_child(repo->first, repo->second)
                                       : pipe::pack_objects_child(repo->first);
     options->pipe_size = pipe_size;
     options->read_size = pipe::kNuProcessBufferCapacity;

@@ -84,16 +84,13 @@ class TimelineSpans : public pipe::SpanSink {
 }  // namespace
 
 Result<Metrics> run_pipe(const RunContext& context) {
-  auto parsed = options_from(context.params);
-  if (!parsed.ok()) return parsed.status();
-  pipe::PipelineOptions options = *parsed;
+  pipe::PipelineOptions options = pipeline_options(context.params, context.inputs);
   Rng phase_rng = context.rng(kTimerPhaseStream);
   options.timer_phase = options.timer_resolution * phase_rng.uniform01();
   auto delay_rng = std::make_shared<Rng>(context.rng(kCompletionDelayStream));
-  const Distribution delay = context.params.distribution("completion_delay");
+  const Distribution delay = knobs().options(context.params).completion_delay;
   options.completion_delay = [delay_rng, delay] { return delay.sample(*delay_rng); };
   options.content_seed = context.seed;
-  if (Status valid = pipe::validate(options); !valid.ok()) return valid;
 
   std::unique_ptr<TimelineSpans> spans;
   if (context.timeline != nullptr) spans = std::make_unique<TimelineSpans>(*context.timeline);

@@ -1,36 +1,128 @@
 // Study `pipe`: NuProcess's pipe pump and the 64 KiB pipe that made git clones 17x slower on Windows
-// (NuProcess #117 / PR #118, BSERV-12599). Parameters, metrics, cross-parameter rules, the trace loading.
+// (NuProcess #117 / PR #118, BSERV-12599). The knobs, each bound to the member it sets, the metrics, the
+// cross-parameter rules and the trace each point replays.
 #include "scenarios/pipe/pipe_study.h"
 
-#include <map>
-
 namespace perflab::pipe_study {
+
+const Knobs<PipeOptions>& knobs() {
+  static const Knobs<PipeOptions> knobs = [] {
+    using O = PipeOptions;
+    const Engine sim = Engine::kSim;
+    const Engine micro = Engine::kMicro;
+    Knobs<O> k;
+    k.choice(
+        "pump", [](O & o) -> auto& { return o.pipeline.reader.pump; }, pipe::kPumpNames,
+        "the reader: nuprocess-iocp (one overlapped read of 65,536 B), jdk-blocking (blocking reads of "
+        "read_size), nuprocess-epoll (Linux readiness, reads of up to 65,536 B)");
+    k.size(
+         "pipe_buffer", [](O & o) -> auto& { return o.pipeline.pipe_buffer; },
+         "the pipe under study: NPFS quota on Windows (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B), size asked "
+         "with F_SETPIPE_SZ on Linux (rounded up to a power-of-two number of pages)")
+        .at_least(1);
+    k.choice(
+        "platform", [](O & o) -> auto& { return o.pipeline.platform; }, pipe::kPlatformNames,
+        "windows: NPFS pipes, the mechanism applies; linux: Linux pipes, real poll, no delay");
+    k.choice(
+         "mechanism", [](O & o) -> auto& { return o.pipeline.mechanism; }, pipe::kMechanismNames,
+         "the explanation under test (Windows only): poll-tick (H2: git's emulated poll sleeps to the "
+         "next timer tick), completion-delay (H1: IOCP holds short reads), none")
+        .only(sim);
+    k.choice(
+         "writer", [](O & o) -> auto& { return o.pipeline.writer; }, pipe::kWriterNames,
+         "git (pack-objects -> pipe -> upload-pack), fixed (chunk_size at write_rate), trace (replay a "
+         "file)")
+        .only(sim);
+    k.size(
+         "transfer_bytes", [](O & o) -> auto& { return o.pipeline.transfer_bytes; },
+         "pack bytes moved (git, fixed)")
+        .at_least(1)
+        .only(sim);
+    k.rate(
+         "pack_rate", [](O & o) -> auto& { return o.pipeline.pack_rate; },
+         "pack-objects' production rate (git)")
+        .at_least(1)
+        .only(sim);
+    k.size(
+         "relay_buffer", [](O & o) -> auto& { return o.pipeline.relay_buffer; },
+         "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)")
+        .at_least(1)
+        .only(sim);
+    k.duration(
+         "relay_cost", [](O & o) -> auto& { return o.pipeline.relay_cost; },
+         "upload-pack's CPU per relayed packet (git): the emulated poll's probes, one ReadFile, two "
+         "WriteFile; 16 Win32 calls x 2 us (scenarios/pipe/NOTES.md); 0us = a free relay")
+        .only(sim);
+    k.size(
+         "inner_pipe", [](O & o) -> auto& { return o.pipeline.inner_pipe; },
+         "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
+         "Linux")
+        .only(sim);
+    k.duration(
+         "timer_resolution", [](O & o) -> auto& { return o.pipeline.timer_resolution; },
+         "H2: Windows timer tick (15.625 ms by default, 1 ms after timeBeginPeriod(1)); the phase is "
+         "drawn per seed")
+        .only(sim);
+    k.distribution("completion_delay", &O::completion_delay,
+                   "H1: how long a held IOCP read waits for more data (drawn per held read)")
+        .only(sim);
+    k.size(
+         "read_size", [](O & o) -> auto& { return o.pipeline.reader.read_size; },
+         "jdk-blocking: bytes per blocking read")
+        .at_least(1)
+        .only(sim);
+    k.duration(
+         "handler_c0", [](O & o) -> auto& { return o.pipeline.reader.handler_c0; },
+         "reader CPU per completed read: the one calibrated constant (JDK / 4,120 B -> the seed's 33.96 "
+         "MiB/s)")
+        .only(sim);
+    k.duration(
+         "handler_c1", [](O & o) -> auto& { return o.pipeline.reader.handler_c1; },
+         "reader CPU per byte of a completed read")
+        .only(sim);
+    k.size(
+         "chunk_size", [](O & o) -> auto& { return o.pipeline.chunk_size; }, "fixed: bytes per write")
+        .at_least(1)
+        .only(sim);
+    k.rate(
+         "write_rate", [](O & o) -> auto& { return o.pipeline.write_rate; }, "fixed: bytes per second")
+        .at_least(1)
+        .only(sim);
+    k.path("trace", &O::trace,
+           "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)")
+        .only(sim);
+    k.real("trace_speed", &O::trace_speed,
+           "trace: replay the captured writes this many times faster (1 = at their recorded times)")
+        .at_least(1e-9)
+        .only(sim);
+    k.choice("real_child", &O::real_child, kRealChildNames,
+             "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
+             "upload-pack serving a clone)")
+        .only(micro);
+    k.integer("repo_mib", &O::repo_mib,
+              "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
+        .at_least(1)
+        .only(micro);
+    return k;
+  }();
+  return knobs;
+}
+
 namespace {
 
-// Traces loaded in the parent by prepare(), inherited by the forked runs.
-std::map<std::string, std::vector<pipe::WriteEvent>>& trace_cache() {
-  static std::map<std::string, std::vector<pipe::WriteEvent>> cache;
-  return cache;
-}
-
-Result<std::vector<pipe::WriteEvent>> trace_for(const std::string& path) {
-  auto& cache = trace_cache();
-  if (auto it = cache.find(path); it != cache.end()) return it->second;
-  auto events = pipe::load_trace(path);
-  if (!events.ok()) return events.status();
-  cache[path] = *events;
-  return events;
-}
-
 Status validate(const Params& params) {
-  auto options = options_from(params);  // reads and checks the trace file, if one is used
-  if (!options.ok()) return options.status();
-  return pipe::validate(*options);
+  return pipe::validate(knobs().options(params).pipeline);
 }
 
-Status prepare(const Params& params) {
-  if (params.string("writer") != "trace") return Status::OK();
-  return trace_for(params.string("trace")).status();
+// The trace a point replays, read once in the parent and handed to its runs.
+Result<PointInputs> prepare(const Params& params) {
+  const PipeOptions o = knobs().options(params);
+  if (o.pipeline.writer != pipe::WriterKind::kTrace) return PointInputs{};
+  auto loaded = pipe::load_trace(o.trace);
+  if (!loaded.ok()) return loaded.status();
+  TraceInputs trace{std::move(loaded).value()};
+  for (pipe::WriteEvent& write : trace.writes) write.at /= o.trace_speed;
+  return PointInputs(std::make_shared<const TraceInputs>(std::move(trace)));
 }
 
 Study pipe_study() {
@@ -39,78 +131,7 @@ Study pipe_study() {
   study.description =
       "NuProcess pipe pump (#117/#118): why a 64 KiB pipe made git clones 17x slower on Windows, under two "
       "explanations (poll tick H2, completion delay H1)";
-  const Engine sim = Engine::kSim;
-  study.params = {
-      choice_param(
-          "pump", "nuprocess-iocp", {"nuprocess-iocp", "jdk-blocking", "nuprocess-epoll"},
-          "the reader: nuprocess-iocp (one overlapped read of 65,536 B), jdk-blocking (blocking reads of "
-          "read_size), nuprocess-epoll (Linux readiness, reads of up to 65,536 B)"),
-      size_param(
-          "pipe_buffer", "64KiB",
-          "the pipe under study: NPFS quota on Windows (NuProcess 2.0.1: 64 KiB, 2.0.2: 4120 B), size asked "
-          "with F_SETPIPE_SZ on Linux (rounded up to a power-of-two number of pages)")
-          .at_least(1),
-      choice_param("platform", "windows", {"windows", "linux"},
-                   "windows: NPFS pipes, the mechanism applies; linux: Linux pipes, real poll, no delay"),
-      choice_param(
-          "mechanism", "poll-tick", {"poll-tick", "completion-delay", "none"},
-          "the explanation under test (Windows only): poll-tick (H2: git's emulated poll sleeps to the "
-          "next timer tick), completion-delay (H1: IOCP holds short reads), none")
-          .only(sim),
-      choice_param(
-          "writer", "git", {"git", "fixed", "trace"},
-          "git (pack-objects -> pipe -> upload-pack), fixed (chunk_size at write_rate), trace (replay a "
-          "file)")
-          .only(sim),
-      size_param("transfer_bytes", "48MiB", "pack bytes moved (git, fixed)").at_least(1).only(sim),
-      rate_param("pack_rate", "48MiBps", "pack-objects' production rate (git)").at_least(1).only(sim),
-      size_param("relay_buffer", "8KiB",
-                 "upload-pack's xread size per packet (git <= 2.34: 8,192; >= 2.35 up to 65,515)")
-          .at_least(1)
-          .only(sim),
-      duration_param("relay_cost", "32us",
-                     "upload-pack's CPU per relayed packet (git): the emulated poll's probes, one ReadFile, "
-                     "two WriteFile; "
-                     "16 Win32 calls x 2 us (scenarios/pipe/NOTES.md); 0us = a free relay")
-          .only(sim),
-      size_param(
-          "inner_pipe", "0B",
-          "pack-objects -> upload-pack pipe; 0: 8,192 B on Windows (CreatePipe in compat/mingw.c), 64 KiB on "
-          "Linux")
-          .only(sim),
-      duration_param(
-          "timer_resolution", "15.625ms",
-          "H2: Windows timer tick (15.625 ms by default, 1 ms after timeBeginPeriod(1)); the phase is "
-          "drawn per seed")
-          .only(sim),
-      distribution_param("completion_delay", "constant(1ms)",
-                         "H1: how long a held IOCP read waits for more data (drawn per held read)")
-          .only(sim),
-      size_param("read_size", "8KiB", "jdk-blocking: bytes per blocking read").at_least(1).only(sim),
-      duration_param(
-          "handler_c0", "220us",
-          "reader CPU per completed read: the one calibrated constant (JDK / 4,120 B -> the seed's 33.96 "
-          "MiB/s)")
-          .only(sim),
-      duration_param("handler_c1", "1ns", "reader CPU per byte of a completed read").only(sim),
-      size_param("chunk_size", "8KiB", "fixed: bytes per write").at_least(1).only(sim),
-      rate_param("write_rate", "48MiBps", "fixed: bytes per second").at_least(1).only(sim),
-      path_param("trace", "data/git-upload-pack.writes.csv",
-                 "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)")
-          .only(sim),
-      real_param("trace_speed", "1.0",
-                 "trace: replay the captured writes this many times faster (1 = at their recorded times)")
-          .only(sim),
-      choice_param(
-          "real_child", "pack-objects", {"pack-objects", "upload-pack"},
-          "micro engine: the real git child the Linux pump reads (git pack-objects --stdout --all, or git "
-          "upload-pack serving a clone)")
-          .only(Engine::kMicro),
-      int_param("repo_mib", "32",
-                "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
-          .at_least(1)
-          .only(Engine::kMicro),
-  };
+  study.params = knobs().specs();
   study.metrics = {
       {"throughput_mib_s", "pack MiB moved per second of the transfer"},
       {"duration_s", "simulated time until the reader saw end of stream"},
@@ -135,6 +156,7 @@ Study pipe_study() {
   study.setup_micro = setup_linux_real;
   study.validate = validate;
   study.prepare = prepare;
+  study.prepare_reads = {"writer", "trace", "trace_speed"};
   study.run_sim = run_pipe;
   study.headline_report = [](const RunTable& table) {
     if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
@@ -149,33 +171,9 @@ const StudyRegistration registration(pipe_study);
 
 }  // namespace
 
-Result<pipe::PipelineOptions> options_from(const Params& params) {
-  pipe::PipelineOptions o;
-  o.platform = *pipe::parse_platform(params.string("platform"));
-  o.mechanism = *pipe::parse_mechanism(params.string("mechanism"));
-  o.reader.pump = *pipe::parse_pump(params.string("pump"));
-  o.reader.read_size = static_cast<size_t>(params.real("read_size"));
-  o.reader.handler_c0 = params.real("handler_c0");
-  o.reader.handler_c1 = params.real("handler_c1");
-  o.pipe_buffer = static_cast<size_t>(params.real("pipe_buffer"));
-  o.writer = *pipe::parse_writer(params.string("writer"));
-  o.transfer_bytes = static_cast<uint64_t>(params.real("transfer_bytes"));
-  o.pack_rate = params.real("pack_rate");
-  o.relay_buffer = static_cast<size_t>(params.real("relay_buffer"));
-  o.relay_cost = params.real("relay_cost");
-  o.inner_pipe = static_cast<size_t>(params.real("inner_pipe"));
-  o.timer_resolution = params.real("timer_resolution");
-  o.chunk_size = static_cast<size_t>(params.real("chunk_size"));
-  o.write_rate = params.real("write_rate");
-  o.completion_delay = [] { return 0.0; };  // the driver draws from the scenario's distribution
-  if (o.writer == pipe::WriterKind::kTrace) {
-    auto events = trace_for(params.string("trace"));
-    if (!events.ok()) return events.status();
-    o.trace = *events;
-    const double speed = params.real("trace_speed");
-    if (!(speed > 0)) return Status::Error("trace_speed must be > 0, got " + std::to_string(speed));
-    for (pipe::WriteEvent& event : o.trace) event.at /= speed;
-  }
+pipe::PipelineOptions pipeline_options(const Params& params, const PointInputs& inputs) {
+  pipe::PipelineOptions o = knobs().options(params).pipeline;
+  if (o.writer == pipe::WriterKind::kTrace) o.trace = inputs.get<TraceInputs>().writes;
   return o;
 }
 

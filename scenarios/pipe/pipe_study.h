@@ -3,20 +3,46 @@
 // (pipe_report.cpp).
 #pragma once
 
+#include "models/common/enum_names.h"
 #include "models/pipe/pipeline.h"
+#include "sim/knobs.h"
 #include "sim/run_table.h"
 #include "sim/study.h"
 
 namespace perflab::pipe_study {
 
-// The model's options for one grid point. Random parts (the timer phase, the completion-delay draws) are
-// left for the driver, which owns the run's generator.
-Result<pipe::PipelineOptions> options_from(const Params& params);
+// The real git child the micro engine's Linux pump reads.
+enum class RealChild { kPackObjects, kUploadPack };
+inline const EnumNames<RealChild> kRealChildNames{
+    "real child", {{RealChild::kPackObjects, "pack-objects"}, {RealChild::kUploadPack, "upload-pack"}}};
+
+// Everything a pipe scenario sets: the model's options (their defaults are the model's own), and what the
+// harness turns into them. Random parts (the timer phase, the completion-delay draws) are left for the
+// driver, which owns the run's generator.
+struct PipeOptions {
+  pipe::PipelineOptions pipeline;
+  Distribution completion_delay = Distribution::constant(1e-3, Quantity::kDuration);  // H1: D per held read
+  std::string trace = "data/git-upload-pack.writes.csv";  // writer = trace: the captured writes
+  double trace_speed = 1.0;                               // writer = trace: replay this many times faster
+  RealChild real_child = RealChild::kPackObjects;         // micro
+  int64_t repo_mib = 32;                                  // micro: MiB of the generated repository
+};
+
+// The study's knobs, each bound to the member of PipeOptions it sets.
+const Knobs<PipeOptions>& knobs();
+
+// What prepare() loads for a grid point that replays a trace: its writes, already sped up by trace_speed.
+struct TraceInputs {
+  std::vector<pipe::WriteEvent> writes;
+};
+
+// The model's options for one grid point, with the prepared trace (if the point replays one).
+pipe::PipelineOptions pipeline_options(const Params& params, const PointInputs& inputs);
 Result<Metrics> run_pipe(const RunContext& context);
 std::string headline_report(const RunTable& table);
 std::string seed_rate_report(const RunTable& table);  // seed_rate_report.cpp
 std::string linux_sim_report(const RunTable& table);
-Result<MicroWorkload> setup_linux_real(const Params& params);
+Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& inputs);
 std::string linux_real_report(const RunTable& table);
 
 constexpr double kMiB = 1024.0 * 1024.0;

@@ -1,8 +1,6 @@
 // Loading and caching of the prefetch study's shared inputs; see jgit_inputs.h.
 #include "scenarios/prefetch/jgit_inputs.h"
 
-#include <map>
-
 #include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
 #include "models/prefetch/classpath_file.h"
@@ -32,14 +30,10 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
 }
 
 Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
-  static std::map<std::string, std::shared_ptr<const JGitInputs>> cache;
   const std::string& trace = params.string("trace");
   const prefetch::TraceOrder order = *prefetch::parse_trace_order(params.string("trace_order"));
   auto classpath = expand_classpath(params.paths("classpath"));
   if (!classpath.ok()) return classpath.status();
-  std::string key = trace + "\n" + prefetch::trace_order_name(order);
-  for (const auto& jar : *classpath) key += "\n" + jar;
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
 
   auto loads = prefetch::read_class_load_trace(trace);
   if (!loads.ok()) return loads.status();
@@ -62,10 +56,8 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
   std::vector<uint64_t> jar_bytes;
   jar_bytes.reserve(static_cast<size_t>(opened->jar_count()));
   for (int j = 0; j < opened->jar_count(); ++j) jar_bytes.push_back(opened->jar(j).file_size_bytes());
-  auto inputs = std::make_shared<const JGitInputs>(
+  return std::make_shared<const JGitInputs>(
       JGitInputs{std::move(graph).value(), std::move(workload), std::move(jar_bytes)});
-  cache[key] = inputs;
-  return inputs;
 }
 
 }  // namespace perflab::prefetch_study

@@ -1,8 +1,8 @@
 // The inputs every run of a `prefetch` grid point shares: the controller's classpath indexed into a
 // dependency graph (by scanning the real class files) and the agent's workload from the class-load trace,
-// in the replay order the point asks for. Loaded once in the parent process (Study::prepare) and cached, so
-// forked runs inherit them for free. Nothing here runs before a command needs it: registering the study
-// reads no file.
+// in the replay order the point asks for. Loaded once in the parent process (Study::prepare, shared by the
+// points that agree on trace, trace_order and classpath), so forked runs inherit them for free. Nothing
+// here runs before a command needs it: registering the study reads no file.
 #pragma once
 
 #include <memory>
@@ -26,8 +26,8 @@ struct JGitInputs {
 // file (one JAR per line, as scenarios/prefetch/data/capture-trace.sh writes it) expanded in place.
 Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>& elements);
 
-// From the point's `trace`, `trace_order` and `classpath`; cached by those, so the same values give the same
-// object.
+// From the point's `trace`, `trace_order` and `classpath` (kInputParams): reads and indexes every file.
 Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params);
+inline const std::vector<std::string> kInputParams = {"trace", "trace_order", "classpath"};
 
 }  // namespace perflab::prefetch_study

@@ -161,8 +161,7 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 
 Result<Metrics> run_jgit_job(const RunContext& context) {
   const Params& p = context.params;
-  auto inputs = load_inputs(p);
-  if (!inputs.ok()) return inputs.status();
+  const JGitInputs& inputs = context.inputs.get<JGitInputs>();
   prefetch::PrefetchOptions options;
   options.prefetch_depth = static_cast<int>(p.integer("prefetch_depth"));
   options.prune_threshold = static_cast<int>(p.integer("prune_threshold"));
@@ -171,16 +170,16 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   const Costs costs{p.real("server_cpu_per_class"), p.real("client_cpu_per_class")};
 
   SimWorld world(context, {"agent", "controller"});
-  prefetch::PrefetchServer server((*inputs)->graph, options);
-  SimulatedChannel channel(world, server, **inputs, p.distribution("rpc_delay"),
+  prefetch::PrefetchServer server(inputs.graph, options);
+  SimulatedChannel channel(world, server, inputs, p.distribution("rpc_delay"),
                            p.boolean("delay_jar_downloads"), context.rng(kRpcDelayStream),
                            context.rng(kJarDelayStream));
   prefetch::RemoteClassLoader loader(channel, jar_cache);
   double job_end = 0;
 
-  s4u::Actor::create("controller", world.host("controller"), [&] { serve(world, server, **inputs, costs); });
+  s4u::Actor::create("controller", world.host("controller"), [&] { serve(world, server, inputs, costs); });
   s4u::Actor::create("agent", world.host("agent"), [&] {
-    for (const auto& name : (*inputs)->workload.classes) {
+    for (const auto& name : inputs.workload.classes) {
       uint64_t defined_before = loader.stats().classes_defined;
       loader.load(name);
       uint64_t defined = loader.stats().classes_defined - defined_before;

@@ -22,8 +22,10 @@ std::vector<std::string> names_of(const Enum (&values)[N], const char* (*name)(E
 }
 
 // Reads the trace and the JARs of the point once, before any run is forked; bad files are input errors.
-Status prepare(const Params& params) {
-  return load_inputs(params).status();
+Result<PointInputs> prepare(const Params& params) {
+  auto inputs = load_inputs(params);
+  if (!inputs.ok()) return inputs.status();
+  return PointInputs(*inputs);
 }
 
 Study prefetch_study() {
@@ -74,6 +76,7 @@ Study prefetch_study() {
       {"duration_s", "simulated job duration"},
   };
   study.prepare = prepare;
+  study.prepare_reads = kInputParams;
   study.run_sim = run_jgit_job;
   // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
   study.headline_report = [](const RunTable& table) {

@@ -37,8 +37,7 @@ struct Bench {
 
 }  // namespace
 
-Result<MicroWorkload> setup_decode(const std::shared_ptr<const share::EncodedFile>& file, int64_t passes) {
-  const share::EncodedFile& f = *file;
+Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) {
   const int k = f.cap.needed_shares;
   const int n = f.cap.total_shares;
   std::map<int, std::string> blocks;
@@ -67,17 +66,16 @@ Result<MicroWorkload> setup_decode(const std::shared_ptr<const share::EncodedFil
   return micro;
 }
 
-Result<MicroWorkload> setup_calibration(const Params& params) {
-  auto file = encoded_file(params);
-  if (!file.ok()) return file.status();
-  if (params.string("workload") == "decode") return setup_decode(*file, params.integer("passes"));
+Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs) {
+  const share::EncodedFile& file = inputs.get<share::EncodedFile>();  // outlives the workload: the runner's
+  if (params.string("workload") == "decode") return setup_decode(file, params.integer("passes"));
   auto policy = share::parse_loop_policy(params.string("loop"));
   if (!policy.ok()) return policy.status();
   const int64_t passes = params.integer("passes");
   auto bench = std::make_shared<std::unique_ptr<Bench>>();
   MicroWorkload micro;
-  micro.set_up = [=] {
-    *bench = std::make_unique<Bench>(**file, *policy);
+  micro.set_up = [bench, &file, policy = *policy] {
+    *bench = std::make_unique<Bench>(file, policy);
     return Status::OK();
   };
   micro.run = [bench, passes] {

@@ -254,8 +254,7 @@ void serve(SimWorld& world, int server, const share::EncodedFile& file, double s
 
 Result<Metrics> run_download(const RunContext& context) {
   const Params& p = context.params;
-  auto file = encoded_file(p);
-  if (!file.ok()) return file.status();
+  const share::EncodedFile& file = context.inputs.get<share::EncodedFile>();
   auto policy = share::parse_loop_policy(p.string("loop"));
   if (!policy.ok()) return policy.status();
   const int n = static_cast<int>(p.integer("n"));
@@ -267,7 +266,7 @@ Result<Metrics> run_download(const RunContext& context) {
   SimWorld world(context, hosts);
   Totals totals;
   Reactor reactor(world, n, p.real("poll_window"), costs, totals);
-  share::DownloadNode node((*file)->cap, static_cast<uint64_t>(p.real("segment_size_guess")));
+  share::DownloadNode node(file.cap, static_cast<uint64_t>(p.real("segment_size_guess")));
   std::vector<std::unique_ptr<SimBucket>> buckets;
   std::vector<std::unique_ptr<share::Share>> shares;
   std::string stall;
@@ -321,14 +320,14 @@ Result<Metrics> run_download(const RunContext& context) {
       stall = result.error;
     } else if (!result.done) {
       stall = "the download stalled: no loop queued and no read in flight";
-    } else if (result.bytes != (*file)->cap.size || result.crypttext_hash != (*file)->crypttext_hash) {
+    } else if (result.bytes != file.cap.size || result.crypttext_hash != file.crypttext_hash) {
       stall = "the downloaded bytes differ from the file";
     }
     totals.done_at = SimWorld::now();
     Reactor::client_box()->set_receiver(nullptr);
   });
   for (int s = 0; s < n; ++s) {
-    const share::EncodedFile& stored = **file;
+    const share::EncodedFile& stored = file;
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
                        [&world, s, &stored, &costs, &totals] {
                          serve(world, s, stored, costs.seconds_per_token, totals.server_cpu_s);

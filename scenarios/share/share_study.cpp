@@ -2,9 +2,6 @@
 // Parameters, metrics, validation, the per-point encoded file and the CPU calibrations.
 #include "scenarios/share/share_study.h"
 
-#include <map>
-#include <tuple>
-
 #include "models/share/share.h"
 
 namespace perflab::share_study {
@@ -45,20 +42,13 @@ CpuCosts cpu_costs(const Params& params) {
 }
 
 Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const Params& params) {
-  using Key = std::tuple<uint64_t, int64_t, int64_t, uint64_t>;
-  static std::map<Key, std::shared_ptr<const share::EncodedFile>> cache;
   auto size = static_cast<uint64_t>(params.real("file_size"));
   auto segment = static_cast<uint64_t>(params.real("segment_size"));
-  Key key{size, params.integer("k"), params.integer("n"), segment};
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
   auto file = share::encode_file(std::make_shared<share::SeededContent>(size, 1),
                                  static_cast<int>(params.integer("k")), static_cast<int>(params.integer("n")),
                                  segment);
   if (!file.ok()) return file.status();
-  auto shared = std::make_shared<const share::EncodedFile>(std::move(file).value());
-  cache[key] = shared;
-  return shared;
+  return std::make_shared<const share::EncodedFile>(std::move(file).value());
 }
 
 namespace {
@@ -141,7 +131,12 @@ Study share_study() {
       {"ns_per_byte", "decode: seconds / bytes decoded in ns, the measured cost of decoding"},
   };
   study.validate = validate;
-  study.prepare = [](const Params& params) { return encoded_file(params).status(); };
+  study.prepare = [](const Params& params) -> Result<PointInputs> {
+    auto file = encoded_file(params);
+    if (!file.ok()) return file.status();
+    return PointInputs(*file);
+  };
+  study.prepare_reads = kFileParams;
   study.run_sim = run_download;
   study.setup_micro = setup_calibration;
   study.headline_report = headline_report;

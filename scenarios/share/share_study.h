@@ -11,8 +11,9 @@
 
 namespace perflab::share_study {
 
-// Encodes the point's file (cached: every point with the same file_size, k, n, segment_size shares it).
+// Encodes the point's file from what kFileParams name (prepare(): every point that agrees on them shares it).
 Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const Params& params);
+inline const std::vector<std::string> kFileParams = {"file_size", "k", "n", "segment_size"};
 
 // Seconds of CPU per counted span operation, per decoded byte and per plain read() call (on each side:
 // client and server), for the point's `cpu` calibration (NOTES.md derives them).
@@ -24,7 +25,7 @@ struct CpuCosts {
 CpuCosts cpu_costs(const Params& params);
 
 Result<Metrics> run_download(const RunContext& context);
-Result<MicroWorkload> setup_calibration(const Params& params);
+Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs);
 std::string headline_report(const RunTable& table);
 
 }  // namespace perflab::share_study

@@ -65,7 +65,7 @@ void BM_HarnessPingpong(benchmark::State& state) {
   }
   time_in_children(state, 2 * exchanges, [&] {
     auto start = std::chrono::steady_clock::now();
-    RunRow row = run_one(*scenario, 0, 0, RunOptions{});
+    RunRow row = run_one(*scenario, 0, 0, PointInputs{}, RunOptions{});
     double seconds = seconds_since(start);
     if (!row.error.empty() || row.metrics["messages"] != static_cast<double>(2 * exchanges)) {
       std::fprintf(stderr, "harness pingpong failed: %s\n", row.error.c_str());

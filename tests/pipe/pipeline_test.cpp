@@ -45,7 +45,7 @@ TEST(Pipeline, EveryPumpAndWriterConservesTheBytes) {
           o.writer = writer;
           o.chunk_size = 3000;
           o.trace = {{0, 5}, {0, 8192}, {0.0001, 5}, {0.0001, 70000}, {0.02, 1}};
-          SCOPED_TRACE(std::string(pump_name(c.pump)) + " " + mechanism_name(m) + " " + std::to_string(size));
+          SCOPED_TRACE(std::string(kPumpNames.name(c.pump)) + " " + kMechanismNames.name(m) + " " + std::to_string(size));
           PipelineResult r = run(o);
           EXPECT_TRUE(r.conserved);
           uint64_t expected = writer == WriterKind::kTrace ? 78203 : o.transfer_bytes;
@@ -105,7 +105,11 @@ TEST(Pipeline, BadParametersAreRejectedWithAClearMessage) {
   EXPECT_FALSE(validate(o).ok());
   o = git(Pump::kNuProcessIocp, 4120, Platform::kWindows, Mechanism::kPollTick);
   o.writer = WriterKind::kTrace;
-  EXPECT_NE(validate(o).message().find("trace"), std::string::npos);
+  EXPECT_TRUE(validate(o).ok());
+  EXPECT_NE(validate_inputs(o).message().find("trace"), std::string::npos);
+  o = git(Pump::kNuProcessIocp, 4120, Platform::kWindows, Mechanism::kCompletionDelay);
+  o.completion_delay = nullptr;
+  EXPECT_NE(validate_inputs(o).message().find("completion_delay"), std::string::npos);
 }
 
 TEST(Trace, MalformedOrMissingFilesAreReported) {

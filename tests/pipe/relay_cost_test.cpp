@@ -95,7 +95,7 @@ TEST(RelayCost, AFreeRelayReproducesTheModelBeforeTheCostBitForBit) {
       {Pump::kNuProcessEpoll, 65536, Platform::kLinux, Mechanism::kNone, 48, 0.042081983416666677, 181, 0, 0},
   };
   for (const Golden& g : goldens) {
-    SCOPED_TRACE(std::string(pump_name(g.pump)) + " " + std::to_string(g.pipe));
+    SCOPED_TRACE(std::string(kPumpNames.name(g.pump)) + " " + std::to_string(g.pipe));
     PipelineOptions o;
     o.reader.pump = g.pump;
     o.pipe_buffer = g.pipe;

@@ -25,7 +25,7 @@ Study summing_study() {
   study.description = "sums n integers (micro engine self-test)";
   study.params = {int_param("n", "1000", "how many integers").at_least(1)};
   study.metrics = {{"seconds", "median wall time"}, {"sum", "the checksum"}};
-  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+  study.setup_micro = [](const Params& params, const PointInputs&) -> Result<MicroWorkload> {
     int64_t n = params.integer("n");
     MicroWorkload workload;
     workload.run = [n] {
@@ -57,7 +57,7 @@ Study churning_study() {
   study.description = "allocates and frees many small blocks (micro engine self-test)";
   study.params = {int_param("mib", "96", "MiB allocated per repetition").at_least(1)};
   study.metrics = {{"seconds", "median wall time"}, {"page_faults", "minor faults, last repetition"}};
-  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+  study.setup_micro = [](const Params& params, const PointInputs&) -> Result<MicroWorkload> {
     const int64_t blocks = params.integer("mib") * (1 << 20) / 256;
     MicroWorkload workload;
     workload.run = [blocks] {
@@ -83,7 +83,7 @@ const StudyRegistration churning_registration(churning_study);
 TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
   Params params;
   params.set("n", ParamValue{int64_t{100000}, "100000"});
-  auto result = run_micro(*find_study("test-summing"), params, 5);
+  auto result = run_micro(*find_study("test-summing"), params, PointInputs{}, 5);
   ASSERT_TRUE(result.ok()) << result.status().message();
   ASSERT_EQ(result->repetitions.size(), 5U);
   auto sorted = result->repetitions;
@@ -100,7 +100,7 @@ Study fixture_study() {
   study.description = "untimed set-up and tear-down (micro engine self-test)";
   study.params = {bool_param("fail", "false", "set_up fails")};
   study.metrics = {{"seconds", "median wall time"}};
-  study.setup_micro = [](const Params& params) -> Result<MicroWorkload> {
+  study.setup_micro = [](const Params& params, const PointInputs&) -> Result<MicroWorkload> {
     const bool fail = params.boolean("fail");
     MicroWorkload workload;
     workload.set_up = [fail] {
@@ -128,7 +128,7 @@ TEST(SimMicroEngine, SetUpAndTearDownRunAroundEachRepetitionOffTheClock) {
   fixture_log.clear();
   Params params;
   params.set("fail", ParamValue{false, "false"});
-  auto result = run_micro(*find_study("test-fixture"), params, 2);
+  auto result = run_micro(*find_study("test-fixture"), params, PointInputs{}, 2);
   ASSERT_TRUE(result.ok()) << result.status().message();
   // A quick run first warms up, off the record: three runs, two repetitions.
   EXPECT_EQ(fixture_log, (std::vector<std::string>{"set_up", "run", "tear_down", "set_up", "run", "tear_down",
@@ -146,7 +146,7 @@ Study slow_study() {
   study.name = "test-slow";
   study.description = "a run longer than the longest warm-up (micro engine self-test)";
   study.metrics = {{"seconds", "median wall time"}};
-  study.setup_micro = [](const Params&) -> Result<MicroWorkload> {
+  study.setup_micro = [](const Params&, const PointInputs&) -> Result<MicroWorkload> {
     MicroWorkload workload;
     workload.run = [] {
       ++slow_runs;
@@ -163,7 +163,7 @@ const StudyRegistration slow_registration(slow_study);
 
 TEST(SimMicroEngine, ALongFirstRunIsTheFirstRepetitionNotAWarmUp) {
   slow_runs = 0;
-  auto result = run_micro(*find_study("test-slow"), Params{}, 2);
+  auto result = run_micro(*find_study("test-slow"), Params{}, PointInputs{}, 2);
   ASSERT_TRUE(result.ok()) << result.status().message();
   EXPECT_EQ(slow_runs, 2);
   ASSERT_EQ(result->repetitions.size(), 2U);
@@ -176,7 +176,7 @@ TEST(SimMicroEngine, AFailedSetUpIsTheRunsError) {
   fixture_log.clear();
   Params params;
   params.set("fail", ParamValue{true, "true"});
-  auto result = run_micro(*find_study("test-fixture"), params, 3);
+  auto result = run_micro(*find_study("test-fixture"), params, PointInputs{}, 3);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("no fixture today"), std::string::npos)
       << result.status().message();
@@ -186,7 +186,7 @@ TEST(SimMicroEngine, AFailedSetUpIsTheRunsError) {
 TEST(SimMicroEngine, LaterRepetitionsReuseTheMemoryEarlierOnesFreed) {
   Params params;
   params.set("mib", ParamValue{int64_t{96}, "96"});
-  auto result = run_micro(*find_study("test-churning"), params, 3);
+  auto result = run_micro(*find_study("test-churning"), params, PointInputs{}, 3);
   ASSERT_TRUE(result.ok()) << result.status().message();
   const double pages_touched = 96.0 * (1 << 20) / 4096;
   EXPECT_LT(result->metrics.at("page_faults"), pages_touched / 100);  // without the policy: ~all of them
