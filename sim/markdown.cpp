@@ -24,27 +24,41 @@ void MarkdownTable::add(std::vector<std::string> cells) {
 std::string MarkdownTable::str() const {
   auto line = [](const std::vector<std::string>& cells) { return "| " + join(cells, " | ") + " |\n"; };
   std::string out = line(header_) + "|";
-  for (char a : alignments_) out += a == 'r' ? "---:|" : "---|";
+  for (char a : alignments_) out += a == 'r' ? "---:|" : a == 'c' ? ":---:|" : "---|";
   out += "\n";
   for (const auto& row : rows_) out += line(row);
   return out;
 }
 
-std::string mean_with_interval(const stats::Summary& s) {
-  double half = (s.ci95_high - s.ci95_low) / 2;
-  double magnitude = std::max(std::fabs(s.mean), half);
-  bool spread = s.n > 1 && half > 1e-9 * std::fabs(s.mean);
-  if (magnitude > 0 && magnitude < 1e-3) {
-    return spread ? fmt::format("{:.3g} ± {:.2g}", s.mean, half) : fmt::format("{:.3g}", s.mean);
+namespace {
+
+double half_width(const stats::Summary& s) {
+  return (s.ci95_high - s.ci95_low) / 2;
+}
+
+}  // namespace
+
+std::string mean_plus_minus(const stats::Summary& s, std::string_view mean_spec, std::string_view half_spec,
+                            std::string_view alone_spec) {
+  double half = half_width(s);
+  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
+    return fmt::format(fmt::runtime(mean_spec), s.mean) + " ± " + fmt::format(fmt::runtime(half_spec), half);
   }
+  return fmt::format(fmt::runtime(alone_spec.empty() ? mean_spec : alone_spec), s.mean);
+}
+
+std::string mean_with_interval(const stats::Summary& s) {
+  double half = half_width(s);
+  double magnitude = std::max(std::fabs(s.mean), half);
+  if (magnitude > 0 && magnitude < 1e-3) return mean_plus_minus(s, "{:.3g}", "{:.2g}");
   if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
     return format_number(s.mean);
   int decimals = 0;
   if (magnitude > 0)
     decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
   if (half > 0) decimals = std::max(decimals, std::min(6, -static_cast<int>(std::floor(std::log10(half)))));
-  return spread ? fmt::format("{:.{}f} ± {:.{}f}", s.mean, decimals, half, decimals)
-                : fmt::format("{:.{}f}", s.mean, decimals);
+  std::string spec = fmt::format("{{:.{}f}}", decimals);
+  return mean_plus_minus(s, spec, spec);
 }
 
 }  // namespace perflab

@@ -64,6 +64,62 @@ Result<double> parse_metric(const std::string& where, const std::string& name, c
   return value;
 }
 
+// Where each of the scenario's parameters stands among a file's parameter columns, up to the first the
+// file lacks.
+std::vector<size_t> scenario_columns(const Scenario& scenario, const std::vector<std::string>& file_columns) {
+  std::vector<size_t> index;
+  for (const auto& name : scenario.param_columns) {
+    auto it = std::find(file_columns.begin(), file_columns.end(), name);
+    if (it == file_columns.end()) break;
+    index.push_back(static_cast<size_t>(it - file_columns.begin()));
+  }
+  return index;
+}
+
+// The timed repetitions of a micro run (<name>.repetitions.csv beside its CSV: PARAMETERS…, seed,
+// repetition, seconds) onto the rows of `table` they belong to; rows of points it lacks are skipped.
+Status read_repetitions(const std::filesystem::path& file,
+                        const std::map<std::vector<std::string>, size_t>& point_of, RunTable& table) {
+  std::ifstream in(file);
+  if (!in) return Status::Error(file.string() + ": cannot read");
+  auto records = read_records(in);
+  if (records.empty()) return Status::Error(file.string() + ":1: empty file, expected a header row");
+  auto header = split_csv_line(records.front().second);
+  const size_t params = header.size() >= 3 ? header.size() - 3 : 0;
+  if (header.size() < 3 || header[params] != "seed" || header[params + 1] != "repetition" ||
+      header[params + 2] != "seconds") {
+    return Status::Error(file.string() + ":1: expected the columns PARAMETERS…, seed, repetition, seconds");
+  }
+  auto param_index = scenario_columns(*table.scenario, {header.begin(), header.begin() + params});
+  std::map<std::pair<size_t, uint64_t>, RunRow*> row_of;  // (point, seed)
+  for (auto& row : table.rows) row_of[{row.point, row.seed}] = &row;
+  for (size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, text] = records[r];
+    if (text.empty()) continue;
+    auto fields = split_csv_line(text);
+    std::string where = file.string() + ":" + std::to_string(line) + ": ";
+    if (fields.size() != header.size()) {
+      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
+                           std::to_string(header.size()) + " as in the header");
+    }
+    std::vector<std::string> values;
+    for (size_t c : param_index) values.push_back(fields[c]);
+    auto point = point_of.find(values);
+    if (point == point_of.end()) continue;
+    auto row = row_of.find({point->second, std::strtoull(fields[params].c_str(), nullptr, 10)});
+    if (row == row_of.end()) continue;
+    auto repetition = parse_metric(where, "repetition", fields[params + 1]);
+    if (!repetition.ok()) return repetition.status();
+    auto seconds = parse_metric(where, "seconds", fields[params + 2]);
+    if (!seconds.ok()) return seconds.status();
+    auto& repetitions = row->second->repetitions;
+    auto at = static_cast<size_t>(*repetition);
+    if (repetitions.size() <= at) repetitions.resize(at + 1);
+    repetitions[at] = *seconds;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<ResultRows> read_result_rows(const std::filesystem::path& csv) {
@@ -142,12 +198,7 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
   auto file = read_result_rows(csv);
   if (!file.ok()) return file.status();
   // Where each of the scenario's parameters stands among the file's, and that its metrics are there.
-  std::vector<size_t> param_index;
-  for (const auto& name : scenario.param_columns) {
-    auto it = std::find(file->param_columns.begin(), file->param_columns.end(), name);
-    if (it == file->param_columns.end()) break;
-    param_index.push_back(static_cast<size_t>(it - file->param_columns.begin()));
-  }
+  std::vector<size_t> param_index = scenario_columns(scenario, file->param_columns);
   std::vector<std::string> missing;
   if (param_index.size() < scenario.param_columns.size())
     missing.push_back(scenario.param_columns[param_index.size()]);
@@ -180,6 +231,11 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
                                                          : Outcome::kFailed;
     row.metrics = std::move(read.metrics);
     table.rows.push_back(std::move(row));
+  }
+  auto repetitions = std::filesystem::path(csv).replace_extension(".repetitions.csv");
+  if (std::filesystem::exists(repetitions)) {
+    Status read = read_repetitions(repetitions, point_of, table);
+    if (!read.ok()) return read;
   }
   return table;
 }

@@ -3,8 +3,9 @@
 //   - read_result_rows: the rows as the file holds them, keyed by (parameter values, seed), needing no
 //     scenario: what `perflab check` and `perflab compare` pair seed by seed, even when the grid changed;
 //   - read_results: a RunTable laid over a loaded scenario's grid, for what reads a table by grid point
-//     (a study's claims). Rows of points the scenario does not have (a quick variant runs a subset) are
-//     skipped.
+//     (a study's claims, its headline report). Rows of points the scenario does not have (a quick variant
+//     runs a subset) are skipped. A micro run's timed repetitions come from <name>.repetitions.csv beside
+//     the CSV when there is one.
 // A missing file, a header that lacks a column, or a value that is not a number is an error naming the
 // file and line.
 #pragma once

@@ -75,7 +75,7 @@ Status write_run_metadata(const fs::path& study_dir, const ReproducedScenario& r
   std::ofstream out(file);
   out << "name = " << run.name << "\nstudy = " << run.study << "\nfile = " << run.file
       << "\ndescription = " << run.description << "\nengine = " << run.engine << "\nseeds = " << run.seeds
-      << "\nruns = " << run.runs << "\nwall_s = " << format_printf("%.1f", run.wall_s) << "\n";
+      << "\nruns = " << run.runs << "\nwall_s = " << fmt::format("{:.1f}", run.wall_s) << "\n";
   for (const auto& [key, value] : current_provenance().fields()) out << key << " = " << value << "\n";
   return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }

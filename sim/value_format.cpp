@@ -21,12 +21,6 @@ std::string format_number(double value) {
   return buffer;
 }
 
-std::string format_printf(const char* printf_format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, printf_format, value);
-  return text;
-}
-
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";

@@ -9,9 +9,6 @@ namespace perflab {
 // Shortest text that reads back as the same double ("0.1", "250", "1e-09"); "nan"/"inf" spelled out.
 std::string format_number(double value);
 
-// One number through a printf format ("%.2f"), for tables.
-std::string format_printf(const char* printf_format, double value);
-
 // "a, b, c" (or with another separator): how error messages list what was expected.
 std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
 

@@ -2,16 +2,17 @@
 // both limits = n) with our C++ timings per strategy and the real OkHttp 3.13.1's on this machine's JVM
 // beside the PR's Java numbers and the speed-ups, and for every workload the fitted complexity exponent b of
 // each strategy (time ∝ n^b) with the points that did not finish within the point timeout.
-#include <cmath>
 #include <map>
 #include <set>
 
-#include "sim/stats/stats.h"
+#include <fmt/format.h>
+
 #include "models/dispatcher/strategy.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "sim/markdown.h"
 #include "sim/reference.h"
 #include "sim/run_table.h"
-#include "sim/value_format.h"
+#include "sim/stats/stats.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -28,14 +29,14 @@ const std::vector<std::string>& strategy_names() {
 
 std::string format_time(double seconds) {
   if (!(seconds > 0)) return "—";
-  if (seconds >= 1) return format_printf("%.2f s", seconds);
-  if (seconds >= 1e-3) return format_printf("%.3g ms", seconds * 1e3);
-  return format_printf("%.3g µs", seconds * 1e6);
+  if (seconds >= 1) return fmt::format("{:.2f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} µs", seconds * 1e6);
 }
 
 std::string format_ratio(double a, double b) {
   if (!(a > 0) || !(b > 0)) return "—";
-  return format_printf("%.3g×", a / b);
+  return fmt::format("{:.3g}×", a / b);
 }
 
 // "timed out" when a run of the point was killed at the point timeout, "failed" otherwise (a crash, or
@@ -69,10 +70,9 @@ std::string burst_report(const RunTable& table) {
   out +=
       "PR: Java 8 on a laptop, \"very unscientific\"; ours: the C++ ports and the real OkHttp 3.13.1 (the "
       "PR's fix, Debian's jar) on this machine's JVM, warmed up.\n\n";
-  out +=
-      "| n | scan (3.12) | counter (PR) | indexed | PR before | PR after | OkHttp 3.13.1 (JVM) | scan / "
-      "counter | PR before / after | counter / indexed "
-      "|\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  MarkdownTable burst({"n", "scan (3.12)", "counter (PR)", "indexed", "PR before", "PR after",
+                       "OkHttp 3.13.1 (JVM)", "scan / counter", "PR before / after", "counter / indexed"},
+                      std::string(10, 'r'));
   for (size_t r = 0; r < reference->rows(); ++r) {
     auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
     double before_s = reference->number(r, "before_s").value_or(0);
@@ -81,12 +81,12 @@ std::string burst_report(const RunTable& table) {
       auto it = seconds[s].find(n);
       return it == seconds[s].end() ? 0.0 : it->second;
     };
-    out += "| " + std::to_string(n) + " | " + format_time(get("scan")) + " | " + format_time(get("counter")) +
-           " | " + format_time(get("indexed")) + " | " + format_time(before_s) + " | " +
-           format_time(after_s) + " | " + format_time(get(kOkHttpJvm)) + " | " +
-           format_ratio(get("scan"), get("counter")) + " | " + format_ratio(before_s, after_s) + " | " +
-           format_ratio(get("counter"), get("indexed")) + " |\n";
+    burst.add({std::to_string(n), format_time(get("scan")), format_time(get("counter")),
+               format_time(get("indexed")), format_time(before_s), format_time(after_s),
+               format_time(get(kOkHttpJvm)), format_ratio(get("scan"), get("counter")),
+               format_ratio(before_s, after_s), format_ratio(get("counter"), get("indexed"))});
   }
+  out += burst.str();
   // What matches and what does not, at the largest n both tables have.
   for (size_t r = reference->rows(); r-- > 0;) {
     auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
@@ -100,18 +100,17 @@ std::string burst_report(const RunTable& table) {
     auto jvm_cost = [&](int64_t at) {
       auto jvm = seconds[kOkHttpJvm].find(at);
       if (jvm == seconds[kOkHttpJvm].end()) return std::string();
-      return format_printf("%.0f ns", jvm->second * per_call_ns) +
-             " in the real OkHttp 3.13.1 on this machine's JVM (" +
-             format_ratio(jvm->second, counter->second) + " the port) and ";
+      return fmt::format("{:.0f} ns in the real OkHttp 3.13.1 on this machine's JVM ({} the port) and ",
+                         jvm->second * per_call_ns, format_ratio(jvm->second, counter->second));
     };
-    out += "\nAt n = " + std::to_string(n) + " the fix speeds the benchmark up " + format_ratio(ours, 1) +
-           " here and " + format_ratio(pr_before, pr_after) +
-           " in the PR: the direction and the quadratic growth of scan match. The size does " +
-           (ours > pr_before / pr_after ? "not: " : "not exactly: ") + "an enqueue with the fix costs " +
-           format_printf("%.0f ns", counter->second * per_call_ns) + " in the C++ port, " + jvm_cost(n) +
-           format_printf("%.0f ns", pr_after * per_call_ns) +
-           " in the PR's Java timing, so there the per-call costs other than the scan were a far larger part "
-           "of the total.\n";
+    out += fmt::format(
+        "\nAt n = {} the fix speeds the benchmark up {} here and {} in the PR: the direction and the "
+        "quadratic growth of scan match. The size does {}an enqueue with the fix costs {:.0f} ns in the C++ "
+        "port, {}{:.0f} ns in the PR's Java timing, so there the per-call costs other than the scan were a "
+        "far larger part of the total.\n",
+        n, format_ratio(ours, 1), format_ratio(pr_before, pr_after),
+        ours > pr_before / pr_after ? "not: " : "not exactly: ", counter->second * per_call_ns, jvm_cost(n),
+        pr_after * per_call_ns);
     break;
   }
   return out;
@@ -134,19 +133,15 @@ std::string exponent_report(const RunTable& table) {
       seconds[workload][strategy][n] = stats::summarize(values).median;
     }
   }
-  std::string out =
-      "\nFitted complexity, time ∝ n^b (least squares in log-log over the n that finished):\n\n";
-  std::string header = "| workload |", rule = "|---|";
-  for (const auto& s : strategies) {
-    header += " " + s + " |";
-    rule += "---:|";
-  }
-  out += header + "\n" + rule + "\n";
   std::set<std::string> workloads;
   for (const auto& [w, by_strategy] : seconds) workloads.insert(w);
   for (const auto& [w, by_strategy] : failed) workloads.insert(w);
+
+  std::vector<std::string> header = {"workload"};
+  header.insert(header.end(), strategies.begin(), strategies.end());
+  MarkdownTable exponents(header, "l" + std::string(strategies.size(), 'r'));
   for (const auto& workload : workloads) {
-    out += "| " + workload + " |";
+    std::vector<std::string> cells = {workload};
     for (const auto& s : strategies) {
       std::vector<double> ns, ts;
       for (const auto& [n, t] : seconds[workload][s]) {
@@ -156,15 +151,16 @@ std::string exponent_report(const RunTable& table) {
       std::string cell = "—";
       if (ns.size() >= 2) {
         auto fit = stats::fit_power(ns, ts);
-        if (fit.ok()) cell = format_printf("b = %.2f", fit->b);
+        if (fit.ok()) cell = fmt::format("b = {:.2f}", fit->b);
       }
-      for (const auto& [n, why] : failed[workload][s]) cell += " (n=" + std::to_string(n) + " " + why + ")";
-      out += " " + cell + " |";
+      for (const auto& [n, why] : failed[workload][s]) cell += fmt::format(" (n={} {})", n, why);
+      cells.push_back(cell);
     }
-    out += "\n";
+    exponents.add(cells);
   }
-  out += "\nMedian seconds per workload (rows n):\n\n| workload | n |" +
-         header.substr(header.find('|', 1) + 1) + "\n|---|---:|" + rule.substr(5) + "\n";
+
+  header.insert(header.begin() + 1, "n");
+  MarkdownTable medians(header, "lr" + std::string(strategies.size(), 'r'));
   for (const auto& workload : workloads) {
     std::set<int> ns;
     for (const auto& s : strategies) {
@@ -172,20 +168,19 @@ std::string exponent_report(const RunTable& table) {
       for (const auto& [n, why] : failed[workload][s]) ns.insert(static_cast<int>(n));
     }
     for (int n : ns) {
-      out += "| " + workload + " | " + std::to_string(n) + " |";
+      std::vector<std::string> cells = {workload, std::to_string(n)};
       for (const auto& s : strategies) {
         auto it = seconds[workload][s].find(n);
         auto why = failed[workload][s].find(n);
-        out += " " +
-               (it != seconds[workload][s].end()   ? format_time(it->second)
-                : why != failed[workload][s].end() ? why->second
-                                                   : std::string("—")) +
-               " |";
+        cells.push_back(it != seconds[workload][s].end()   ? format_time(it->second)
+                        : why != failed[workload][s].end() ? why->second
+                                                           : std::string("—"));
       }
-      out += "\n";
+      medians.add(cells);
     }
   }
-  return out;
+  return "\nFitted complexity, time ∝ n^b (least squares in log-log over the n that finished):\n\n" +
+         exponents.str() + "\nMedian seconds per workload (rows n):\n\n" + medians.str();
 }
 
 }  // namespace perflab::dispatcher_study

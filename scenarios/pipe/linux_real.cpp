@@ -11,8 +11,11 @@
 #include <map>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "models/pipe/real_git.h"
 #include "scenarios/pipe/pipe_study.h"
+#include "sim/markdown.h"
 #include "sim/scenario.h"
 
 namespace perflab::pipe_study {
@@ -112,10 +115,10 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
 
 std::string linux_real_report(const RunTable& table) {
   std::string out = "### Real Linux pump (epoll, 64 KiB reads) on real git, MiB/s (median)\n\n";
-  out +=
-      "| child | pipe asked | pipe set by the kernel | MiB/s | reads per run | bytes per read | child CPU | "
-      "its children's CPU | band-1 packets | child CPU per packet |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  MarkdownTable pumps(
+      {"child", "pipe asked", "pipe set by the kernel", "MiB/s", "reads per run", "bytes per read",
+       "child CPU", "its children's CPU", "band-1 packets", "child CPU per packet"},
+      "lrrrrrrrrr");
   auto first = [&table](size_t p, const char* metric) {
     auto v = table.values(p, metric);
     return v.empty() ? 0.0 : v[0];
@@ -125,34 +128,28 @@ std::string linux_real_report(const RunTable& table) {
     auto mib = table.values(p, "throughput_mib_s");
     if (mib.empty()) continue;
     bool upload = table.params(p).string("real_child") == "upload-pack";
-    char row[512];
-    std::snprintf(
-        row, sizeof(row), "| %s | %s | %.0f | %.1f | %.0f | %.0f | %.1f ms | %.1f ms | %s | %s |\n",
-        table.params(p).string("real_child").c_str(), table.column_label(p, "pipe_buffer").c_str(),
-        first(p, "pipe_size_set"), mib[0], first(p, "reads"), first(p, "bytes_per_read"),
-        first(p, "child_cpu_ms"), first(p, "descendants_cpu_ms"),
-        upload ? std::to_string(static_cast<long>(first(p, "packets"))).c_str() : "—",
-        upload
-            ? (std::to_string(static_cast<long>(std::lround(first(p, "cpu_per_packet_us")))) + " us").c_str()
-            : "—");
-    out += row;
+    pumps.add({table.params(p).string("real_child"), table.column_label(p, "pipe_buffer"),
+               fmt::format("{:.0f}", first(p, "pipe_size_set")), fmt::format("{:.1f}", mib[0]),
+               fmt::format("{:.0f}", first(p, "reads")), fmt::format("{:.0f}", first(p, "bytes_per_read")),
+               fmt::format("{:.1f} ms", first(p, "child_cpu_ms")),
+               fmt::format("{:.1f} ms", first(p, "descendants_cpu_ms")),
+               upload ? fmt::format("{}", static_cast<long>(first(p, "packets"))) : "—",
+               upload ? fmt::format("{} us", std::lround(first(p, "cpu_per_packet_us"))) : "—"});
     if (upload) {
       cpu_sum += first(p, "child_cpu_ms");
       packets_sum += first(p, "packets");
       payload_sum += first(p, "bytes");  // framing (5 bytes a packet) and the advertisement: under 0.1%
     }
   }
+  out += pumps.str();
   if (packets_sum > 0) {
-    char line[512];
-    std::snprintf(
-        line, sizeof(line),
-        "\nupload-pack's relay on Linux (git %s): %.1f us of CPU per band-1 packet of %.0f bytes on "
-        "average, start-up included, i.e. %.1f us per 8 KiB relayed: the lower bound for Git for "
-        "Windows' 8 KiB relay, which makes 16 Win32 calls per packet where Linux makes 4 system calls "
+    out += fmt::format(
+        "\nupload-pack's relay on Linux (git {}): {:.1f} us of CPU per band-1 packet of {:.0f} bytes on "
+        "average, start-up included, i.e. {:.1f} us per 8 KiB relayed: the lower bound for Git for Windows' "
+        "8 KiB relay, which makes 16 Win32 calls per packet where Linux makes 4 system calls "
         "(scenarios/pipe/NOTES.md).\n",
-        git_version().c_str(), 1e3 * cpu_sum / packets_sum, payload_sum / packets_sum,
+        git_version(), 1e3 * cpu_sum / packets_sum, payload_sum / packets_sum,
         1e3 * cpu_sum / payload_sum * 8192);
-    out += line;
   }
   // The seed's claim, per child: no penalty at 64 KiB. On a shared machine the repetitions spread widely, so
   // 64 KiB counts as penalised only if its repetitions and the fastest size's do not overlap at all: its best
@@ -188,15 +185,12 @@ std::string linux_real_report(const RunTable& table) {
   out += "\n";
   for (const auto& [name, child] : children) {
     if (child.best_64k <= 0) continue;
-    char line[320];
-    std::snprintf(
-        line, sizeof(line),
-        "- %s: 64 KiB's best repetition %.0f MiB/s, the fastest size's (median %.0f) worst %.0f MiB/s: "
-        "%s.\n",
-        name.c_str(), child.best_64k, child.best_median, child.fastest_worst,
+    out += fmt::format(
+        "- {}: 64 KiB's best repetition {:.0f} MiB/s, the fastest size's (median {:.0f}) worst {:.0f} MiB/s: "
+        "{}.\n",
+        name, child.best_64k, child.best_median, child.fastest_worst,
         child.best_64k >= child.fastest_worst ? "no penalty at 64 KiB (the seed's claim holds)"
                                               : "a penalty at 64 KiB beyond the noise");
-    out += line;
   }
   out +=
       "\nWall-clock medians of real processes on a shared 2-core machine: the spread between repetitions is "

@@ -2,23 +2,17 @@
 // ~2 MB/s for NuProcess 2.0.1) and linux-sim.toml (the simulated Linux pump on the real upload-pack trace,
 // the numbers to set beside pipe-linux-real's real pump).
 #include <cmath>
-#include <cstdio>
 #include <map>
-#include <set>
+
+#include <fmt/format.h>
 
 #include "scenarios/pipe/pipe_study.h"
+#include "sim/markdown.h"
 #include "sim/reference.h"
 #include "sim/stats/stats.h"
 
 namespace perflab::pipe_study {
 namespace {
-
-template <typename... Args>
-std::string strf(const char* format, Args... args) {
-  char buffer[1024];
-  std::snprintf(buffer, sizeof(buffer), format, args...);
-  return buffer;
-}
 
 double mean_of(const RunTable& table, size_t point, const char* metric) {
   std::vector<double> values = table.values(point, metric);
@@ -55,67 +49,65 @@ std::string seed_rate_report(const RunTable& table) {
   }
   std::string out =
       "### The seed's ~2 MB/s: relay cost x timer resolution (NuProcess 2.0.1, 64 KiB, poll-tick)\n\n";
-  out += strf(
-      "Reproduces = MiB/s in [%.1f, %.1f), the seed's \"%.0fMB/s\" as git's progress meter rounds it; the "
-      "clone column projects the seed's %.2f MiB. *mix*: the share f of the transfer's time at 1 ms ticks "
-      "(the rest at 15.625 ms) that gives %.0f MiB/s, rates combined time-weighted (a calibration, not a "
-      "prediction); closed form: 8 KiB x (2 + floor(c_u / (t_c - c_u))) per 15.625 ms tick.\n",
+  out += fmt::format(
+      "Reproduces = MiB/s in [{:.1f}, {:.1f}), the seed's \"{:.0f}MB/s\" as git's progress meter rounds it; "
+      "the clone column projects the seed's {:.2f} MiB. *mix*: the share f of the transfer's time at 1 ms "
+      "ticks (the rest at 15.625 ms) that gives {:.0f} MiB/s, rates combined time-weighted (a calibration, "
+      "not a prediction); closed form: 8 KiB x (2 + floor(c_u / (t_c - c_u))) per 15.625 ms tick.\n",
       kSeedLow, kSeedHigh, seed_mib_s, transfer_mib, seed_mib_s);
+  auto cell = [](double v) {
+    if (std::isnan(v)) return std::string("—");
+    return reproduces(v) ? fmt::format("**{:.2f}**", v) : fmt::format("{:.2f}", v);
+  };
+  auto clone = [&](double v) {
+    if (std::isnan(v) || v <= 0) return std::string("—");
+    double s = transfer_mib / v;
+    return s >= 120 ? fmt::format("{:.1f} min", s / 60) : fmt::format("{:.0f} s", s);
+  };
   for (const auto& [rate, by_cost] : mean) {
     const double t_c = 8192 / rate;
-    out += strf("\n**pack_rate %s** (t_c = %.1f us per 8 KiB)\n\n", rate_label[rate].c_str(), t_c * 1e6);
-    out +=
-        "| relay_cost | closed form, 15.625 ms | 15.625 ms MiB/s | clone | 1 ms MiB/s | clone | mix f for 2 "
-        "MiB/s |\n";
-    out += "|---|---:|---:|---:|---:|---:|---:|\n";
+    out += fmt::format("\n**pack_rate {}** (t_c = {:.1f} us per 8 KiB)\n\n", rate_label[rate], t_c * 1e6);
+    MarkdownTable costs({"relay_cost", "closed form, 15.625 ms", "15.625 ms MiB/s", "clone", "1 ms MiB/s",
+                         "clone", "mix f for 2 MiB/s"},
+                        "lrrrrrr");
     for (const auto& [cost, by_tick] : by_cost) {
       double coarse = by_tick.count(0.015625) ? by_tick.at(0.015625) : NAN;
       double fine = by_tick.count(0.001) ? by_tick.at(0.001) : NAN;
-      std::string closed = cost < t_c
-                               ? strf("%.2f", 8192 * (2 + std::floor(cost / (t_c - cost))) / 0.015625 / kMiB)
-                               : "no slowdown";
-      auto cell = [&](double v) {
-        if (std::isnan(v)) return std::string("—");
-        return strf(reproduces(v) ? "**%.2f**" : "%.2f", v);
-      };
-      auto clone = [&](double v) {
-        if (std::isnan(v) || v <= 0) return std::string("—");
-        double s = transfer_mib / v;
-        return s >= 120 ? strf("%.1f min", s / 60) : strf("%.0f s", s);
-      };
+      std::string closed =
+          cost < t_c ? fmt::format("{:.2f}", 8192 * (2 + std::floor(cost / (t_c - cost))) / 0.015625 / kMiB)
+                     : "no slowdown";
       std::string mix = "—";
       if (coarse < seed_mib_s && fine > seed_mib_s) {
-        mix = strf("%.3f", (seed_mib_s - coarse) / (fine - coarse));
+        mix = fmt::format("{:.3f}", (seed_mib_s - coarse) / (fine - coarse));
       } else if (!std::isnan(coarse) && coarse >= seed_mib_s) {
         mix = "already >= 2";
       }
-      out += "| " + cost_label[cost] + " | " + closed + " | " + cell(coarse) + " | " + clone(coarse) + " | " +
-             cell(fine) + " | " + clone(fine) + " | " + mix + " |\n";
+      costs.add({cost_label[cost], closed, cell(coarse), clone(coarse), cell(fine), clone(fine), mix});
     }
+    out += costs.str();
   }
   out +=
       "\nBold: reproduces the seed. At 1 ms ticks nothing is as slow as the seed (16 KiB per ms is 15.6 "
       "MiB/s). At 15.625 ms, 3 or 4 packets per tick (1.5 or 2.0 MiB/s) need t_c / 2 <= c_u < 3 t_c / 4; the "
       "derived relay_cost (32 us) gives that only when pack-objects is fast (t_c of 43-64 us, 122-182 "
-      "MiB/s); "
-      "at the assumed 48 MiB/s it needs c_u of 81-122 us, above the derived range (16-80 us), or a mix with "
-      "the share f of 1 ms ticks in the last column.\n";
+      "MiB/s); at the assumed 48 MiB/s it needs c_u of 81-122 us, above the derived range (16-80 us), or a "
+      "mix with the share f of 1 ms ticks in the last column.\n";
   return out;
 }
 
 std::string linux_sim_report(const RunTable& table) {
   std::string out = "### Simulated Linux pump on the real upload-pack write trace\n\n";
-  out +=
-      "| trace_speed | pipe asked | reads | bytes per read | MiB/s | duration "
-      "|\n|---:|---:|---:|---:|---:|---:|\n";
+  MarkdownTable pumps({"trace_speed", "pipe asked", "reads", "bytes per read", "MiB/s", "duration"},
+                      "rrrrrr");
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
     double reads = mean_of(table, p, "reads"), mib_s = mean_of(table, p, "throughput_mib_s");
     double duration = mean_of(table, p, "duration_s");
     double bytes = mib_s * duration * kMiB;
-    out += strf("| %s | %s | %.0f | %.0f | %.1f | %.3f s |\n", table.column_label(p, "trace_speed").c_str(),
-                table.column_label(p, "pipe_buffer").c_str(), reads, reads > 0 ? bytes / reads : 0.0, mib_s,
-                duration);
+    pumps.add({table.column_label(p, "trace_speed"), table.column_label(p, "pipe_buffer"),
+               fmt::format("{:.0f}", reads), fmt::format("{:.0f}", reads > 0 ? bytes / reads : 0.0),
+               fmt::format("{:.1f}", mib_s), fmt::format("{:.3f} s", duration)});
   }
+  out += pumps.str();
   out +=
       "\nSet beside pipe-linux-real (the real epoll pump on the real upload-pack, same repository and pipe "
       "sizes) in scenarios/pipe/NOTES.md and pipe-linux-real.png.\n";

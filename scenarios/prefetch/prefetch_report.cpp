@@ -4,9 +4,12 @@
 #include <cmath>
 #include <map>
 
-#include "sim/stats/stats.h"
+#include <fmt/format.h>
+
 #include "scenarios/prefetch/prefetch_study.h"
+#include "sim/markdown.h"
 #include "sim/reference.h"
+#include "sim/stats/stats.h"
 #include "sim/value_format.h"
 
 namespace perflab::prefetch_study {
@@ -22,16 +25,19 @@ const Column kColumns[] = {{"duration_s", "job duration (s)", true},
                            {"rpcs", "class-loading RPCs", true},
                            {"bytes_prefetched", "bytes prefetched", false}};
 
+// The summary of runs in bytes, in megabytes.
+stats::Summary in_megabytes(stats::Summary s) {
+  for (double* value : {&s.mean, &s.stddev, &s.ci95_low, &s.ci95_high, &s.min, &s.max, &s.median})
+    *value /= 1e6;
+  return s;
+}
+
+// A count as a whole number when the seeds agree, bytes in megabytes.
 std::string mean_ci(const std::vector<double>& values) {
   if (values.empty()) return "—";
   auto s = stats::summarize(values);
-  double half = (s.ci95_high - s.ci95_low) / 2;
-  double scale = std::fabs(s.mean) >= 1e5 ? 1e6 : 1;
-  std::string unit = scale > 1 ? " MB" : "";
-  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-    return format_printf("%.1f", s.mean / scale) + " ± " + format_printf("%.1f", half / scale) + unit;
-  }
-  return format_printf(scale > 1 ? "%.2f" : "%.0f", s.mean / scale) + unit;
+  if (std::fabs(s.mean) >= 1e5) return mean_plus_minus(in_megabytes(s), "{:.1f}", "{:.1f}", "{:.2f}") + " MB";
+  return mean_plus_minus(s, "{:.1f}", "{:.1f}", "{:.0f}");
 }
 
 // What the model leaves out, with the sizes measured in scenarios/prefetch/NOTES.md (which says how).
@@ -49,7 +55,7 @@ constexpr const char* kLeftOut =
     "704, Jenkins' own among them).\n";
 
 std::string ratio(double a, double b) {
-  return a > 0 && b > 0 ? format_printf("%.2f", a / b) : "—";
+  return a > 0 && b > 0 ? fmt::format("{:.2f}", a / b) : "—";
 }
 
 }  // namespace
@@ -76,59 +82,66 @@ std::string depth_report(const RunTable& table) {
   out +=
       "Ours: mean ± 95% CI over seeds, real JGit class-load trace on Debian's jgit-cli JARs, replayed in the "
       "order the JVM initiated the loads, the agent's JAR cache as upstream's. PR: one run of a Jenkins job "
-      "initialising JGit (it loaded more code, so compare shapes and ratios, not absolute numbers).\n\n"
-      "| depth |";
-  for (const auto& c : kColumns) out += std::string(" ") + c.title + " |" + (c.pr ? " PR |" : "");
-  out += "\n|---:|";
-  for (const auto& c : kColumns) out += c.pr ? "---:|---:|" : "---:|";
-  out += "\n";
+      "initialising JGit (it loaded more code, so compare shapes and ratios, not absolute numbers).\n\n";
+  std::vector<std::string> header = {"depth"};
+  for (const auto& c : kColumns) {
+    header.emplace_back(c.title);
+    if (c.pr) header.emplace_back("PR");
+  }
+  MarkdownTable sweep(header, std::string(header.size(), 'r'));
   for (size_t r = 0; r < pr_table.rows(); ++r) {
     int depth = static_cast<int>(pr_table.number(r, "prefetch_depth").value_or(-1));
     if (values[0].count(depth) == 0) continue;
-    out += "| " + std::to_string(depth) + " |";
+    std::vector<std::string> cells = {std::to_string(depth)};
     for (int c = 0; c < 4; ++c) {
-      out += " " + mean_ci(values[c][depth]) + " |";
-      if (kColumns[c].pr) out += " " + format_printf("%.0f", pr_at(depth, c)) + " |";
+      cells.push_back(mean_ci(values[c][depth]));
+      if (kColumns[c].pr) cells.push_back(fmt::format("{:.0f}", pr_at(depth, c)));
     }
-    out += "\n";
+    sweep.add(cells);
   }
+  out += sweep.str();
 
   auto our_at = [&](int column, int depth) { return ours[column].count(depth) ? ours[column][depth] : 0.0; };
-  out += "\nRatios (ours vs the PR's):\n\n| ratio | ours | PR |\n|---|---:|---:|\n";
   struct RatioRow {
     const char* name;
     int column, num, den;
   };
+  MarkdownTable ratios({"ratio", "ours", "PR"}, "lrr");
   for (const RatioRow& r :
        {RatioRow{"RPCs depth 0 / depth 1", 2, 0, 1}, RatioRow{"RPCs depth 500 / depth 1", 2, 500, 1},
         RatioRow{"classes prefetched depth 500 / depth 1", 1, 500, 1},
         RatioRow{"duration depth 0 / depth 1", 0, 0, 1},
         RatioRow{"duration depth 500 / depth 1", 0, 500, 1}}) {
-    out += std::string("| ") + r.name + " | " + ratio(our_at(r.column, r.num), our_at(r.column, r.den)) +
-           " | " + ratio(pr_at(r.num, r.column), pr_at(r.den, r.column)) + " |\n";
+    ratios.add({r.name, ratio(our_at(r.column, r.num), our_at(r.column, r.den)),
+                ratio(pr_at(r.num, r.column), pr_at(r.den, r.column))});
   }
+  out += "\nRatios (ours vs the PR's):\n\n" + ratios.str();
   // What matches and what does not: the ratios within 15% of the PR's, and those off by more.
-  std::string matches, differs;
+  std::vector<std::string> matches, differs;
   for (const RatioRow& r :
        {RatioRow{"RPCs", 2, 0, 1}, RatioRow{"job time", 0, 0, 1}, RatioRow{"RPCs", 2, 500, 1},
         RatioRow{"job time", 0, 500, 1}, RatioRow{"classes prefetched", 1, 500, 1}}) {
     double a = our_at(r.column, r.num) / our_at(r.column, r.den);
     double b = pr_at(r.num, r.column) / pr_at(r.den, r.column);
     if (!(a > 0) || !(b > 0)) continue;
-    std::string text = std::string(r.name) + " depth " + std::to_string(r.num) + " / depth 1 (" +
-                       format_printf("%.2f", a) + " vs " + format_printf("%.2f", b) + ")";
-    std::string& list = std::fabs(a / b - 1) <= 0.15 ? matches : differs;
-    list += (list.empty() ? "" : ", ") + text;
+    (std::fabs(a / b - 1) <= 0.15 ? matches : differs)
+        .push_back(fmt::format("{} depth {} / depth 1 ({:.2f} vs {:.2f})", r.name, r.num, a, b));
   }
-  out += "\nWithin 15% of the PR: " + (matches.empty() ? std::string("none") : matches) +
-         ". Further off: " + (differs.empty() ? std::string("none") : differs) +
-         ". Depth 1's halving of RPCs and job time is the PR's result; the deeper gains and the growth in "
-         "classes sent depend on how much code the job loads, and the PR's Jenkins job loaded more.\n";
+  auto listed = [](const std::vector<std::string>& items) { return items.empty() ? "none" : join(items); };
+  out += fmt::format(
+      "\nWithin 15% of the PR: {}. Further off: {}. Depth 1's halving of RPCs and job time is the PR's "
+      "result; the deeper gains and the growth in classes sent depend on how much code the job loads, and "
+      "the PR's Jenkins job loaded more.\n",
+      listed(matches), listed(differs));
 
-  out +=
-      "\nLogarithmic trend, metric = a + b·ln(depth) over depth ≥ 1 (the PR's spreadsheet):\n\n"
-      "| metric | ours: a | ours: b | ours: r² | PR: a | PR: b | PR: r² "
-      "|\n|---|---:|---:|---:|---:|---:|---:|\n";
+  // a, b and r² of the fit, or dashes when there is none.
+  auto fit_cells = [](const std::vector<double>& fx, const std::vector<double>& fy) {
+    auto fit = stats::fit_log(fx, fy);
+    if (!fit.ok()) return std::vector<std::string>(3, "—");
+    return std::vector<std::string>{fmt::format("{:.4g}", fit->a), fmt::format("{:.4g}", fit->b),
+                                    fmt::format("{:.2f}", fit->r2)};
+  };
+  MarkdownTable trend({"metric", "ours: a", "ours: b", "ours: r²", "PR: a", "PR: b", "PR: r²"}, "lrrrrrr");
   for (int c = 0; c < 4; ++c) {
     std::vector<double> x, y, px, py;
     for (const auto& [depth, mean] : ours[c]) {
@@ -140,15 +153,14 @@ std::string depth_report(const RunTable& table) {
         py.push_back(pr_at(depth, c));
       }
     }
-    auto fit_text = [](const std::vector<double>& fx, const std::vector<double>& fy) {
-      auto fit = stats::fit_log(fx, fy);
-      if (!fit.ok()) return std::string("— | — | —");
-      return format_printf("%.4g", fit->a) + " | " + format_printf("%.4g", fit->b) + " | " +
-             format_printf("%.2f", fit->r2);
-    };
-    out += std::string("| ") + kColumns[c].metric + " | " + fit_text(x, y) + " | " +
-           (kColumns[c].pr ? fit_text(px, py) : std::string("— | — | —")) + " |\n";
+    std::vector<std::string> cells = {kColumns[c].metric};
+    for (const auto& cell : fit_cells(x, y)) cells.push_back(cell);
+    for (const auto& cell : kColumns[c].pr ? fit_cells(px, py) : std::vector<std::string>(3, "—"))
+      cells.push_back(cell);
+    trend.add(cells);
   }
+  out += "\nLogarithmic trend, metric = a + b·ln(depth) over depth ≥ 1 (the PR's spreadsheet):\n\n" +
+         trend.str();
   return out + kLeftOut;
 }
 

@@ -1,27 +1,22 @@
 // The headline report of the `share` study: loop() calls and download time, before (eager) and after
 // (coalesced) the fix, mean ± 95% interval over seeds, beside the ticket's numbers (reference.csv), for
 // each CPU calibration, and the ratios after/before.
-#include <cmath>
 #include <map>
 
-#include "sim/stats/stats.h"
+#include <fmt/format.h>
+
 #include "scenarios/share/share_study.h"
+#include "sim/markdown.h"
 #include "sim/reference.h"
 #include "sim/run_table.h"
-#include "sim/value_format.h"
+#include "sim/stats/stats.h"
 
 namespace perflab::share_study {
 namespace {
 
-std::string mean_ci(const std::vector<double>& values, const char* format) {
-  if (values.empty()) return "—";
-  auto s = stats::summarize(values);
-  double half = (s.ci95_high - s.ci95_low) / 2;
-  std::string out = format_printf(format, s.mean);
-  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-    out += " ± " + format_printf(std::string(format) == "%.0f" ? format : "%.2g", half);
-  }
-  return out;
+std::string mean_ci(const std::vector<double>& values, std::string_view mean_spec,
+                    std::string_view half_spec) {
+  return values.empty() ? "—" : mean_plus_minus(stats::summarize(values), mean_spec, half_spec);
 }
 
 double mean(const std::vector<double>& values) {
@@ -29,7 +24,7 @@ double mean(const std::vector<double>& values) {
 }
 
 std::string ratio(double after, double before) {
-  return after > 0 && before > 0 ? format_printf("%.3f", after / before) : "—";
+  return after > 0 && before > 0 ? fmt::format("{:.3f}", after / before) : "—";
 }
 
 // #1545 (scenarios/share/calibrate-1545.toml): the 414 s the call cost is calibrated on, and the two
@@ -49,30 +44,29 @@ std::string report_1545(const RunTable& table, const ReferenceTable& ticket) {
     auto row = ticket.find("k", k);
     return row ? ticket.number(*row, column).value_or(0.0) : 0.0;
   };
-  std::string out =
-      "### share: ticket #1545, readv and high k (100 MB, 128 KiB segments, cpu = tahoe-1.9)\n\n";
-  out +=
-      "| k | coalesced (s) | readv (s) | readv: time saved | readv: speed-up |\n|---:|---:|---:|---:|---:|\n";
-  auto f = [](const char* format, double value) { return format_printf(format, value); };
   auto saved = [](double before, double after) { return before > 0 ? 100 * (1 - after / before) : 0.0; };
   auto faster = [](double before, double after) { return after > 0 ? 100 * (before / after - 1) : 0.0; };
+  MarkdownTable readv({"k", "coalesced (s)", "readv (s)", "readv: time saved", "readv: speed-up"}, "rrrrr");
   for (const auto& entry : seconds) {
     double c = at(entry.first, "coalesced");
     double r = at(entry.first, "readv");
-    out += "| " + std::to_string(entry.first) + " | " + f("%.1f", c) + " | " + f("%.1f", r) + " | " +
-           f("%.1f%%", saved(c, r)) + " | " + f("%.1f%%", faster(c, r)) + " |\n";
+    readv.add({std::to_string(entry.first), fmt::format("{:.1f}", c), fmt::format("{:.1f}", r),
+               fmt::format("{:.1f}%", saved(c, r)), fmt::format("{:.1f}%", faster(c, r))});
   }
   double k54 = at(54, "coalesced");
   double readv54 = at(54, "readv");
   double k3 = at(3, "coalesced");
-  out += "\n| figure | #1545 | model | kind |\n|---|---:|---:|---|\n";
-  out += "| k = 54, coalesced (trunk), 100 MB | " + f("%.0f s", published(54, "duration_s")) + " | " +
-         f("%.1f s", k54) + " | calibration (call_cost) |\n";
-  out += "| readv speed-up at k = 54 | about " + f("%.0f%%", 100 * published(54, "readv_speedup")) + " | " +
-         f("%.1f%% less time", saved(k54, readv54)) + ", " + f("%.1f%% faster", faster(k54, readv54)) +
-         " | prediction |\n";
-  out += "| k = 60 / k = 3, coalesced | " + f("%.0fx", published(60, "slowdown_vs_k3")) + " | " +
-         f("%.1fx", k3 > 0 ? at(60, "coalesced") / k3 : 0.0) + " | prediction |\n";
+  MarkdownTable figures({"figure", "#1545", "model", "kind"}, "lrrl");
+  figures.add({"k = 54, coalesced (trunk), 100 MB", fmt::format("{:.0f} s", published(54, "duration_s")),
+               fmt::format("{:.1f} s", k54), "calibration (call_cost)"});
+  figures.add({"readv speed-up at k = 54", fmt::format("about {:.0f}%", 100 * published(54, "readv_speedup")),
+               fmt::format("{:.1f}% less time, {:.1f}% faster", saved(k54, readv54), faster(k54, readv54)),
+               "prediction"});
+  figures.add({"k = 60 / k = 3, coalesced", fmt::format("{:.0f}x", published(60, "slowdown_vs_k3")),
+               fmt::format("{:.1f}x", k3 > 0 ? at(60, "coalesced") / k3 : 0.0), "prediction"});
+  std::string out =
+      "### share: ticket #1545, readv and high k (100 MB, 128 KiB segments, cpu = tahoe-1.9)\n\n" +
+      readv.str() + "\n" + figures.str();
   out +=
       "\nThe k = 54 coalesced time is what the tahoe-1.9 call cost was fitted to (with #1268's 4.0 s and "
       "0.2 s at k = 3: scenarios/share/NOTES.md); the readv and k = 3 / k = 60 rows follow from the model.\n";
@@ -97,44 +91,39 @@ std::string headline_report(const RunTable& table) {
     const Params& params = table.params(p);
     points[params.string("cpu")].emplace(params.string("loop"), p);
   }
-  std::string out = "### share: ticket #1268, eager vs coalesced Share.loop()\n\n";
-  out +=
-      "Ours: mean ± 95% CI over seeds. Ticket: one manual run of a 12 MB download (\"around 1200 to about "
-      "580\" calls, \"4.2s to 4.0s\").\n\n"
-      "| cpu | loop | loop() calls | ticket | wasted loops | CPU in loop() (s) | download (s) | ticket (s) "
-      "|\n"
-      "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  MarkdownTable runs({"cpu", "loop", "loop() calls", "ticket", "wasted loops", "CPU in loop() (s)",
+                      "download (s)", "ticket (s)"},
+                     "llrrrrrr");
   for (const auto& [cpu, by_loop] : points) {
     for (const char* loop : {"eager", "coalesced", "readv"}) {
       auto it = by_loop.find(loop);
       if (it == by_loop.end()) continue;
       size_t p = it->second;
       bool ticket_row = cpu == "tahoe-1.9" && std::string(loop) != "readv";
-      out += "| " + cpu + " | " + loop + " | " + mean_ci(table.values(p, "loop_calls"), "%.0f") + " | " +
-             (ticket_row ? format_printf("~%.0f", ticket_at(loop, "loop_calls")) : std::string("—")) + " | " +
-             mean_ci(table.values(p, "wasted_loops"), "%.0f") + " | " +
-             mean_ci(table.values(p, "cpu_s"), "%.4g") + " | " +
-             mean_ci(table.values(p, "duration_s"), "%.4g") + " | " +
-             (ticket_row ? format_printf("%.1f", ticket_at(loop, "duration_s")) : std::string("—")) + " |\n";
+      runs.add({cpu, loop, mean_ci(table.values(p, "loop_calls"), "{:.0f}", "{:.0f}"),
+                ticket_row ? fmt::format("~{:.0f}", ticket_at(loop, "loop_calls")) : "—",
+                mean_ci(table.values(p, "wasted_loops"), "{:.0f}", "{:.0f}"),
+                mean_ci(table.values(p, "cpu_s"), "{:.4g}", "{:.2g}"),
+                mean_ci(table.values(p, "duration_s"), "{:.4g}", "{:.2g}"),
+                ticket_row ? fmt::format("{:.1f}", ticket_at(loop, "duration_s")) : "—"});
     }
   }
-  out +=
-      "\nRatios after / before (coalesced / eager):\n\n| cpu | loop() calls | ticket | download time | "
-      "ticket |\n"
-      "|---|---:|---:|---:|---:|\n";
+  MarkdownTable ratios({"cpu", "loop() calls", "ticket", "download time", "ticket"}, "lrrrr");
   for (const auto& [cpu, by_loop] : points) {
     if (by_loop.count("eager") == 0 || by_loop.count("coalesced") == 0) continue;
     size_t before = by_loop.at("eager");
     size_t after = by_loop.at("coalesced");
     bool tahoe = cpu == "tahoe-1.9";
-    out += "| " + cpu + " | " +
-           ratio(mean(table.values(after, "loop_calls")), mean(table.values(before, "loop_calls"))) + " | " +
-           (tahoe ? ratio(ticket_at("coalesced", "loop_calls"), ticket_at("eager", "loop_calls")) : "—") +
-           " | " + ratio(mean(table.values(after, "duration_s")), mean(table.values(before, "duration_s"))) +
-           " | " +
-           (tahoe ? ratio(ticket_at("coalesced", "duration_s"), ticket_at("eager", "duration_s")) : "—") +
-           " |\n";
+    ratios.add({cpu, ratio(mean(table.values(after, "loop_calls")), mean(table.values(before, "loop_calls"))),
+                tahoe ? ratio(ticket_at("coalesced", "loop_calls"), ticket_at("eager", "loop_calls")) : "—",
+                ratio(mean(table.values(after, "duration_s")), mean(table.values(before, "duration_s"))),
+                tahoe ? ratio(ticket_at("coalesced", "duration_s"), ticket_at("eager", "duration_s")) : "—"});
   }
+  std::string out = "### share: ticket #1268, eager vs coalesced Share.loop()\n\n";
+  out +=
+      "Ours: mean ± 95% CI over seeds. Ticket: one manual run of a 12 MB download (\"around 1200 to about "
+      "580\" calls, \"4.2s to 4.0s\").\n\n" +
+      runs.str() + "\nRatios after / before (coalesced / eager):\n\n" + ratios.str();
   out +=
       "\nCalibrations, not predictions: the tahoe-1.9 span-operation, remote-call and per-byte costs are "
       "fitted together (scenarios/share/NOTES.md) so that the fix saves the ticket's 0.2 s, the coalesced "
