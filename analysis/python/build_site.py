@@ -11,6 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from perflab_site import build  # noqa: E402
 
 if __name__ == "__main__":
+    if any(arg.startswith("-") for arg in sys.argv[1:]) or len(sys.argv) > 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     root = Path(__file__).resolve().parents[2]
     results = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "results"
     scenarios = Path(sys.argv[2]) if len(sys.argv) > 2 else root / "scenarios"

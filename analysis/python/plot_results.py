@@ -5,27 +5,17 @@ that script's plot(results_dir) and prints the files it wrote. Run by scripts/re
 
     /usr/bin/python3 analysis/python/plot_results.py [RESULTS_DIR]
 """
-import importlib.util
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from perflab_plots import SCENARIOS  # noqa: E402
-
-
-def load_plot_module(study: str):
-    script = SCENARIOS / study / "plot.py"
-    if not script.exists():
-        return None
-    spec = importlib.util.spec_from_file_location(f"perflab_plot_{study}", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from study_scripts import load_study_script  # noqa: E402
 
 
 def main(results: Path) -> int:
     for study_dir in sorted(p for p in results.iterdir() if p.is_dir()):
-        module = load_plot_module(study_dir.name)
+        module = load_study_script(SCENARIOS, study_dir.name, "plot.py")
         if module is None:
             continue
         for path in module.plot(study_dir):

@@ -3,7 +3,6 @@ provenance, the last `perflab check`) and results/<study>.html (each scenario's 
 run record and files). What is study-specific (the headline ratio, which plots, how reference.csv maps
 onto a scenario's columns) comes from scenarios/<study>/page.py when the study has one; everything else is
 read from the committed files, so a new study gets a page with no change here."""
-import importlib.util
 import math
 import re
 from html import escape
@@ -12,19 +11,11 @@ from pathlib import Path
 import markdown
 import pandas as pd
 
+from study_scripts import load_study_script
+
 from . import data, svg
 
 PROVENANCE = ["commit", "dirty", "date", "host", "machine", "compiler", "simgrid", "perflab", "command"]
-
-
-def load_page_module(scenarios_dir: Path, study: str):
-    script = scenarios_dir / study / "page.py"
-    if not script.exists():
-        return None
-    spec = importlib.util.spec_from_file_location(f"perflab_page_{study}", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def page(title: str, body: str, nav: str) -> str:
@@ -78,7 +69,7 @@ class StudySite:
         self.results, self.study = results, study
         self.scenarios = data.load_study(results / study)
         self.reference, self.reference_notes = data.reference(scenarios_dir, study)
-        self.module = load_page_module(scenarios_dir, study)
+        self.module = load_study_script(scenarios_dir, study, "page.py")
         self.plots_spec = getattr(self.module, "PLOTS", {})
         self.reference_spec = getattr(self.module, "REFERENCE", {})
         self.units = getattr(self.module, "UNITS", {})
