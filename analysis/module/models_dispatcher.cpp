@@ -18,6 +18,7 @@
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/strategy.h"
+#include "sim/value_format.h"
 
 namespace py = pybind11;
 
@@ -30,13 +31,6 @@ using dispatcher::Dispatcher;
 using dispatcher::Executor;
 using dispatcher::RecordingExecutor;
 using dispatcher::Strategy;
-
-std::vector<std::string> strategy_names() {
-  std::vector<std::string> names;
-  for (Strategy strategy : dispatcher::kAllStrategies)
-    names.emplace_back(dispatcher::strategy_name(strategy));
-  return names;
-}
 
 // An Executor written in Python: a subclass's execute(call) accepts the call by returning (anything but
 // False) and rejects it by returning False. An exception it raises rejects the call too, and is raised by
@@ -164,6 +158,14 @@ void bind_executors(py::module_& m) {
 }
 
 void bind_dispatcher_class(py::module_& m) {
+  static const std::string constructor_doc =
+      "Dispatcher(executor, strategy)\n\n"
+      "executor: where promoted calls go, e.g. a RecordingExecutor (kept alive by the Dispatcher).\n"
+      "strategy: how per-host limits are tracked, one of strategies(): 'scan' (OkHttp 3.12.0), "
+      "'counter' (3.13+, PR #4581) or 'indexed' (perflab). All promote the same calls in the same "
+      "order. Limits start at max_requests " +
+      std::to_string(Dispatcher::kDefaultMaxRequests) + ", max_requests_per_host " +
+      std::to_string(Dispatcher::kDefaultMaxRequestsPerHost) + ".";
   py::class_<Dispatcher>(
       m, "Dispatcher",
       "The OkHttp Dispatcher: runs each enqueued async call as soon as at most max_requests calls run in "
@@ -172,17 +174,11 @@ void bind_dispatcher_class(py::module_& m) {
       "(promoteAndExecute). Methods that fail raise ValueError with the model's message.")
       .def(py::init([](Executor& executor, const std::string& strategy) {
              return std::make_unique<Dispatcher>(executor,
-                                                 value_or_throw(dispatcher::parse_strategy(strategy)));
+                                                 value_or_throw(dispatcher::kStrategyNames.parse(strategy)));
            }),
-           py::arg("executor"), py::arg("strategy"), py::keep_alive<1, 2>(),
-           "Dispatcher(executor, strategy)\n\n"
-           "executor: where promoted calls go, e.g. a RecordingExecutor (kept alive by the Dispatcher).\n"
-           "strategy: how per-host limits are tracked, one of strategies(): 'scan' (OkHttp 3.12.0), "
-           "'counter' (3.13+, PR #4581) or 'indexed' (perflab). All promote the same calls in the same "
-           "order. Limits start at max_requests 64, max_requests_per_host 5.")
+           py::arg("executor"), py::arg("strategy"), py::keep_alive<1, 2>(), constructor_doc.c_str())
       .def_property_readonly(
-          "strategy",
-          [](const Dispatcher& self) { return std::string(dispatcher::strategy_name(self.strategy())); },
+          "strategy", [](const Dispatcher& self) { return dispatcher::kStrategyNames.name(self.strategy()); },
           "The strategy's name.")
       .def("set_max_requests", checked(&Dispatcher::set_max_requests), py::arg("max_requests"),
            "Sets the limit on async calls running at once (at least 1) and promotes ready calls at once.")
@@ -214,7 +210,7 @@ void bind_dispatcher_class(py::module_& m) {
             }
             PythonCallable callable(*observer);
             self.set_lock_observer([callable](const dispatcher::LockedSectionReport& report) {
-              callable.call(std::string(dispatcher::locked_section_name(report.section)), report.ops);
+              callable.call(dispatcher::kLockedSectionNames.name(report.section), report.ops);
             });
           },
           py::arg("observer"),
@@ -258,7 +254,10 @@ void bind_dispatcher(py::module_& models) {
   py::module_ m = models.def_submodule(
       "dispatcher",
       "OkHttp's Dispatcher (PR #4581), the C++ model: Dispatcher, Call, RecordingExecutor, strategies().");
-  m.def("strategies", &strategy_names, "The Dispatcher's strategy names: scan, counter, indexed.");
+  static const std::string strategies_doc =
+      "The Dispatcher's strategy names: " + join(dispatcher::kStrategyNames.names()) + ".";
+  m.def(
+      "strategies", [] { return dispatcher::kStrategyNames.names(); }, strategies_doc.c_str());
   bind_call(m);
   bind_executors(m);
   bind_dispatcher_class(m);

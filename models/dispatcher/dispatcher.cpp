@@ -17,24 +17,6 @@ thread_local std::vector<CallPtr> spare_promotion_calls;
 
 }  // namespace
 
-std::string_view locked_section_name(LockedSection section) {
-  switch (section) {
-    case LockedSection::kEnqueue:
-      return "enqueue";
-    case LockedSection::kPromote:
-      return "promote";
-    case LockedSection::kFinished:
-      return "finished";
-    case LockedSection::kExecuted:
-      return "executed";
-    case LockedSection::kSetLimit:
-      return "set_limit";
-    case LockedSection::kCancelAll:
-      return "cancel_all";
-  }
-  return "unknown";
-}
-
 Dispatcher::Dispatcher(Executor& executor, Strategy strategy)
     : strategy_(strategy),
       executor_(executor),

@@ -20,9 +20,9 @@
 #include <list>
 #include <memory>
 #include <mutex>
-#include <string_view>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 #include "models/dispatcher/async_call_tracker.h"
 #include "models/dispatcher/call.h"
@@ -40,7 +40,13 @@ enum class LockedSection {
   kSetLimit,   // set_max_requests()/set_max_requests_per_host(): store the new limit
   kCancelAll,  // cancel_all()
 };
-std::string_view locked_section_name(LockedSection section);
+inline const EnumNames<LockedSection> kLockedSectionNames{"locked section",
+                                                          {{LockedSection::kEnqueue, "enqueue"},
+                                                           {LockedSection::kPromote, "promote"},
+                                                           {LockedSection::kFinished, "finished"},
+                                                           {LockedSection::kExecuted, "executed"},
+                                                           {LockedSection::kSetLimit, "set_limit"},
+                                                           {LockedSection::kCancelAll, "cancel_all"}}};
 
 struct LockedSectionReport {
   LockedSection section;

@@ -1,10 +1,8 @@
-// The three ways the Dispatcher can keep per-host bookkeeping, chosen when it is constructed, and their
-// names as scenario files and the CLI spell them ("scan", "counter", "indexed").
+// The three ways the Dispatcher can keep per-host bookkeeping, chosen when it is constructed, and the table
+// of their names as scenario files and the CLI spell them ("scan", "counter", "indexed").
 #pragma once
 
-#include <string_view>
-
-#include "models/common/status.h"
+#include "models/common/enum_names.h"
 
 namespace perflab::dispatcher {
 
@@ -14,9 +12,8 @@ enum class Strategy {
   kIndexed,  // perflab: per-host queues and an ordered set of eligible queue heads, O(log H) per promotion.
 };
 
-inline constexpr Strategy kAllStrategies[] = {Strategy::kScan, Strategy::kCounter, Strategy::kIndexed};
-
-std::string_view strategy_name(Strategy strategy);
-Result<Strategy> parse_strategy(std::string_view name);
+inline const EnumNames<Strategy> kStrategyNames{
+    "dispatcher strategy",
+    {{Strategy::kScan, "scan"}, {Strategy::kCounter, "counter"}, {Strategy::kIndexed, "indexed"}}};
 
 }  // namespace perflab::dispatcher

@@ -25,30 +25,6 @@ std::string host_of_call(Workload workload, int index) {
 
 }  // namespace
 
-std::string_view workload_name(Workload workload) {
-  switch (workload) {
-    case Workload::kEnqueueBurst:
-      return "enqueue_burst";
-    case Workload::kOneHostBacklog:
-      return "one_host_backlog";
-    case Workload::kDistinctHosts:
-      return "distinct_hosts";
-    case Workload::kRoundRobin:
-      return "round_robin";
-  }
-  return "unknown";
-}
-
-Result<Workload> parse_workload(std::string_view name) {
-  for (Workload workload : kAllWorkloads) {
-    if (workload_name(workload) == name) {
-      return workload;
-    }
-  }
-  return Status::Error("unknown dispatcher workload \"" + std::string(name) +
-                       "\", expected one of: enqueue_burst, one_host_backlog, distinct_hosts, round_robin");
-}
-
 WorkloadRun::WorkloadRun(Key /*key*/, Workload workload, Strategy strategy, int n)
     : workload_(workload), n_(n), dispatcher_(executor_, strategy) {}
 

@@ -11,9 +11,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <string_view>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/recording_executor.h"
@@ -23,11 +23,11 @@ namespace perflab::dispatcher {
 
 enum class Workload { kEnqueueBurst, kOneHostBacklog, kDistinctHosts, kRoundRobin };
 
-inline constexpr Workload kAllWorkloads[] = {Workload::kEnqueueBurst, Workload::kOneHostBacklog,
-                                             Workload::kDistinctHosts, Workload::kRoundRobin};
-
-std::string_view workload_name(Workload workload);
-Result<Workload> parse_workload(std::string_view name);
+inline const EnumNames<Workload> kWorkloadNames{"dispatcher workload",
+                                                {{Workload::kEnqueueBurst, "enqueue_burst"},
+                                                 {Workload::kOneHostBacklog, "one_host_backlog"},
+                                                 {Workload::kDistinctHosts, "distinct_hosts"},
+                                                 {Workload::kRoundRobin, "round_robin"}}};
 
 struct WorkloadResult {
   uint64_t ops_under_lock = 0;   // elements touched under the dispatcher lock, all sections

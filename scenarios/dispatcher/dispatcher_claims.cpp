@@ -18,17 +18,20 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kAny = std::numeric_limits<double>::infinity();
 
+using dispatcher::Workload;
+using I = Implementation;
+using W = Workload;
+
 // median seconds[workload][strategy][n] over the points that finished
-using Medians = std::map<std::string, std::map<std::string, std::map<int64_t, double>>>;
+using Medians = std::map<Workload, std::map<Implementation, std::map<int64_t, double>>>;
 
 Medians medians(const RunTable& table) {
   Medians out;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    const Params& params = table.params(p);
+    const DispatcherOptions o = knobs().options(table.params(p));
     auto values = table.values(p, "seconds");
     if (values.empty()) continue;
-    out[params.string("workload")][params.string("strategy")][params.integer("n")] =
-        stats::summarize(values).median;
+    out[o.workload][o.strategy][o.n] = stats::summarize(values).median;
   }
   return out;
 }
@@ -54,32 +57,32 @@ double end_slope(const std::map<int64_t, double>& by_n) {
 
 // Bounds of each strategy's exponent per workload: what the reports state, with room for a noisy machine.
 struct ExponentBound {
-  const char* workload;
-  const char* strategy;
+  Workload workload;
+  Implementation strategy;
   double low, high;
   bool at_the_end = false;  // claim the end slope (end_slope) rather than the fit over every n
 };
 constexpr ExponentBound kExponents[] = {
-    {"enqueue_burst", "scan", 1.6, kAny},
-    {"enqueue_burst", "counter", 0, 1.2},
-    {"enqueue_burst", "indexed", 0, 1.2},
-    {"one_host_backlog", "scan", 1.6, kAny},
-    {"one_host_backlog", "counter", 1.6, kAny},
-    {"one_host_backlog", "indexed", 0, 1.2},
-    {"distinct_hosts", "scan", 0, 1.3},
-    {"distinct_hosts", "counter", 1.4, kAny},
-    {"distinct_hosts", "indexed", 0, 1.2},
-    {"round_robin", "scan", 1.6, kAny},
-    {"round_robin", "counter", 1.6, kAny},
-    {"round_robin", "indexed", 0, 1.2},
+    {W::kEnqueueBurst, I::kScan, 1.6, kAny},
+    {W::kEnqueueBurst, I::kCounter, 0, 1.2},
+    {W::kEnqueueBurst, I::kIndexed, 0, 1.2},
+    {W::kOneHostBacklog, I::kScan, 1.6, kAny},
+    {W::kOneHostBacklog, I::kCounter, 1.6, kAny},
+    {W::kOneHostBacklog, I::kIndexed, 0, 1.2},
+    {W::kDistinctHosts, I::kScan, 0, 1.3},
+    {W::kDistinctHosts, I::kCounter, 1.4, kAny},
+    {W::kDistinctHosts, I::kIndexed, 0, 1.2},
+    {W::kRoundRobin, I::kScan, 1.6, kAny},
+    {W::kRoundRobin, I::kCounter, 1.6, kAny},
+    {W::kRoundRobin, I::kIndexed, 0, 1.2},
     // The real OkHttp 3.13.1 on a JVM: the counter algorithm, superlinear on the three. Its ~10 µs per call
     // flattens the small end, so the fit over n = 100-3,200 swung from 1.1 to 1.8 between runs on this
     // machine; the claim is the slope from 1,000 to 3,200 calls (1.5-1.9 measured), with a JVM's noise.
     // Its burst exponent is left unclaimed: garbage collection of the live calls and late JIT make it
     // erratic.
-    {"one_host_backlog", "okhttp-jvm", 1.25, kAny, true},
-    {"distinct_hosts", "okhttp-jvm", 1.25, kAny, true},
-    {"round_robin", "okhttp-jvm", 1.25, kAny, true},
+    {W::kOneHostBacklog, I::kOkHttpJvm, 1.25, kAny, true},
+    {W::kDistinctHosts, I::kOkHttpJvm, 1.25, kAny, true},
+    {W::kRoundRobin, I::kOkHttpJvm, 1.25, kAny, true},
 };
 
 }  // namespace
@@ -92,15 +95,16 @@ std::vector<Claim> dispatcher_claims(const RunTable& table) {
     auto workload = seconds.find(bound.workload);
     if (workload == seconds.end() || workload->second.count(bound.strategy) == 0) continue;
     const auto& by_n = workload->second.at(bound.strategy);
-    claims.push_back({std::string(bound.at_the_end ? "end slope of " : "exponent b of ") + bound.strategy +
-                          " on " + bound.workload,
+    claims.push_back({std::string(bound.at_the_end ? "end slope of " : "exponent b of ") +
+                          implementation_names().name(bound.strategy) + " on " +
+                          dispatcher::kWorkloadNames.name(bound.workload),
                       bound.at_the_end ? end_slope(by_n) : exponent(by_n), bound.low, bound.high});
   }
-  auto burst = seconds.find("enqueue_burst");
-  if (burst != seconds.end() && !burst->second["counter"].empty()) {
-    auto largest = burst->second["counter"].rbegin();
+  auto burst = seconds.find(W::kEnqueueBurst);
+  if (burst != seconds.end() && !burst->second[I::kCounter].empty()) {
+    auto largest = burst->second[I::kCounter].rbegin();
     int64_t n = largest->first;
-    auto ratio = [&](const std::string& a, const std::string& b) {
+    auto ratio = [&](Implementation a, Implementation b) {
       auto x = burst->second[a].find(n);
       auto y = burst->second[b].find(n);
       return x != burst->second[a].end() && y != burst->second[b].end() ? x->second / y->second : kNaN;
@@ -108,9 +112,13 @@ std::vector<Claim> dispatcher_claims(const RunTable& table) {
     // The PR measured 131x at 64,000 and 6.5x at 6,400; ours is far larger (the C++ scan is not hidden
     // behind a JVM's other costs), so the bounds are the PR's own ratios, a floor this port must clear.
     double floor = n >= 64000 ? 100 : n >= 6400 ? 6.5 : 1;
-    claims.push_back({"scan / counter at n = " + std::to_string(n), ratio("scan", "counter"), floor, kAny});
-    claims.push_back(
-        {"counter / indexed at n = " + std::to_string(n), ratio("counter", "indexed"), 0.5, kAny});
+    auto ratio_claim = [&](Implementation a, Implementation b, double low) {
+      return Claim{std::string(implementation_names().name(a)) + " / " + implementation_names().name(b) +
+                       " at n = " + std::to_string(n),
+                   ratio(a, b), low, kAny};
+    };
+    claims.push_back(ratio_claim(I::kScan, I::kCounter, floor));
+    claims.push_back(ratio_claim(I::kCounter, I::kIndexed, 0.5));
   }
   return claims;
 }

@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "models/dispatcher/strategy.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/markdown.h"
 #include "sim/reference.h"
@@ -17,15 +16,8 @@
 namespace perflab::dispatcher_study {
 namespace {
 
-const std::vector<std::string>& strategy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (auto strategy : dispatcher::kAllStrategies) all.emplace_back(dispatcher::strategy_name(strategy));
-    all.emplace_back(kOkHttpJvm);
-    return all;
-  }();
-  return names;
-}
+using dispatcher::Workload;
+using I = Implementation;
 
 std::string format_time(double seconds) {
   if (!(seconds > 0)) return "—";
@@ -51,17 +43,18 @@ std::string failure(const RunTable& table, size_t point) {
 }  // namespace
 
 std::string burst_report(const RunTable& table) {
-  if (table.points_where("workload", "enqueue_burst").empty()) return "";
+  if (table.points_where("workload", dispatcher::kWorkloadNames.name(Workload::kEnqueueBurst)).empty())
+    return "";
   auto reference = ReferenceTable::ForStudy("dispatcher");
   if (!reference.ok()) return "(no PR table: " + reference.status().message() + ")\n";
   // seconds[strategy][n], from the points of the enqueue_burst workload.
-  std::map<std::string, std::map<int64_t, double>> seconds;
+  std::map<Implementation, std::map<int64_t, double>> seconds;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    const Params& params = table.params(p);
-    if (params.string("workload") != "enqueue_burst") continue;
+    const DispatcherOptions o = knobs().options(table.params(p));
+    if (o.workload != Workload::kEnqueueBurst) continue;
     auto values = table.values(p, "seconds");
     if (values.empty()) continue;
-    seconds[params.string("strategy")][params.integer("n")] = stats::summarize(values).median;
+    seconds[o.strategy][o.n] = stats::summarize(values).median;
   }
   std::string out = "### dispatcher: the PR's benchmark beside the PR's numbers\n\n";
   out +=
@@ -77,29 +70,29 @@ std::string burst_report(const RunTable& table) {
     auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
     double before_s = reference->number(r, "before_s").value_or(0);
     double after_s = reference->number(r, "after_s").value_or(0);
-    auto get = [&](const std::string& s) {
+    auto get = [&](Implementation s) {
       auto it = seconds[s].find(n);
       return it == seconds[s].end() ? 0.0 : it->second;
     };
-    burst.add({std::to_string(n), format_time(get("scan")), format_time(get("counter")),
-               format_time(get("indexed")), format_time(before_s), format_time(after_s),
-               format_time(get(kOkHttpJvm)), format_ratio(get("scan"), get("counter")),
-               format_ratio(before_s, after_s), format_ratio(get("counter"), get("indexed"))});
+    burst.add({std::to_string(n), format_time(get(I::kScan)), format_time(get(I::kCounter)),
+               format_time(get(I::kIndexed)), format_time(before_s), format_time(after_s),
+               format_time(get(I::kOkHttpJvm)), format_ratio(get(I::kScan), get(I::kCounter)),
+               format_ratio(before_s, after_s), format_ratio(get(I::kCounter), get(I::kIndexed))});
   }
   out += burst.str();
   // What matches and what does not, at the largest n both tables have.
   for (size_t r = reference->rows(); r-- > 0;) {
     auto n = static_cast<int64_t>(reference->number(r, "n").value_or(0));
-    auto scan = seconds["scan"].find(n);
-    auto counter = seconds["counter"].find(n);
-    if (scan == seconds["scan"].end() || counter == seconds["counter"].end()) continue;
+    auto scan = seconds[I::kScan].find(n);
+    auto counter = seconds[I::kCounter].find(n);
+    if (scan == seconds[I::kScan].end() || counter == seconds[I::kCounter].end()) continue;
     double ours = scan->second / counter->second;
     double pr_before = reference->number(r, "before_s").value_or(0);
     double pr_after = reference->number(r, "after_s").value_or(0);
     double per_call_ns = 1e9 / static_cast<double>(n);
     auto jvm_cost = [&](int64_t at) {
-      auto jvm = seconds[kOkHttpJvm].find(at);
-      if (jvm == seconds[kOkHttpJvm].end()) return std::string();
+      auto jvm = seconds[I::kOkHttpJvm].find(at);
+      if (jvm == seconds[I::kOkHttpJvm].end()) return std::string();
       return fmt::format("{:.0f} ns in the real OkHttp 3.13.1 on this machine's JVM ({} the port) and ",
                          jvm->second * per_call_ns, format_ratio(jvm->second, counter->second));
     };
@@ -117,15 +110,15 @@ std::string burst_report(const RunTable& table) {
 }
 
 std::string exponent_report(const RunTable& table) {
-  const std::vector<std::string>& strategies = strategy_names();
+  const std::vector<Implementation> strategies = implementation_names().values();
   // seconds[workload][strategy][n]; failed[workload][strategy][n] says why n did not finish.
-  std::map<std::string, std::map<std::string, std::map<int64_t, double>>> seconds;
-  std::map<std::string, std::map<std::string, std::map<int64_t, std::string>>> failed;
+  std::map<std::string, std::map<Implementation, std::map<int64_t, double>>> seconds;
+  std::map<std::string, std::map<Implementation, std::map<int64_t, std::string>>> failed;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    const Params& params = table.params(p);
-    const auto& workload = params.string("workload");
-    const auto& strategy = params.string("strategy");
-    int64_t n = params.integer("n");
+    const DispatcherOptions o = knobs().options(table.params(p));
+    const std::string workload = dispatcher::kWorkloadNames.name(o.workload);
+    const Implementation strategy = o.strategy;
+    int64_t n = o.n;
     auto values = table.values(p, "seconds");
     if (values.empty()) {
       failed[workload][strategy][n] = failure(table, p);
@@ -138,11 +131,11 @@ std::string exponent_report(const RunTable& table) {
   for (const auto& [w, by_strategy] : failed) workloads.insert(w);
 
   std::vector<std::string> header = {"workload"};
-  header.insert(header.end(), strategies.begin(), strategies.end());
+  for (Implementation s : strategies) header.emplace_back(implementation_names().name(s));
   MarkdownTable exponents(header, "l" + std::string(strategies.size(), 'r'));
   for (const auto& workload : workloads) {
     std::vector<std::string> cells = {workload};
-    for (const auto& s : strategies) {
+    for (Implementation s : strategies) {
       std::vector<double> ns, ts;
       for (const auto& [n, t] : seconds[workload][s]) {
         ns.push_back(n);
@@ -163,13 +156,13 @@ std::string exponent_report(const RunTable& table) {
   MarkdownTable medians(header, "lr" + std::string(strategies.size(), 'r'));
   for (const auto& workload : workloads) {
     std::set<int> ns;
-    for (const auto& s : strategies) {
+    for (Implementation s : strategies) {
       for (const auto& [n, t] : seconds[workload][s]) ns.insert(n);
       for (const auto& [n, why] : failed[workload][s]) ns.insert(static_cast<int>(n));
     }
     for (int n : ns) {
       std::vector<std::string> cells = {workload, std::to_string(n)};
-      for (const auto& s : strategies) {
+      for (Implementation s : strategies) {
         auto it = seconds[workload][s].find(n);
         auto why = failed[workload][s].find(n);
         cells.push_back(it != seconds[workload][s].end()   ? format_time(it->second)

@@ -1,77 +1,103 @@
-// Study `dispatcher`: OkHttp's Dispatcher (square/okhttp PR #4581). Registers the parameters both engines
-// share, the micro workloads (micro_workload.cpp), the incident simulation (incident.cpp) and the PR-shaped
-// headline reports (dispatcher_report.cpp).
+// Study `dispatcher`: OkHttp's Dispatcher (square/okhttp PR #4581). The knobs both engines share, each
+// bound to the member it sets, the micro workloads (micro_workload.cpp), the incident simulation
+// (incident.cpp) and the PR-shaped headline reports (dispatcher_report.cpp).
 #include "scenarios/dispatcher/dispatcher_study.h"
 
-#include "models/dispatcher/strategy.h"
-#include "models/dispatcher/workloads.h"
-#include "scenarios/dispatcher/simulated_monitor.h"
+#include <cstdio>
+
 #include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
 
-Status validate_popularity(const Params& params);
+const EnumNames<Implementation>& implementation_names() {
+  using dispatcher::kStrategyNames;
+  using dispatcher::Strategy;
+  static const EnumNames<Implementation> names{
+      kStrategyNames.kind(),
+      {{Implementation::kScan, kStrategyNames.name(Strategy::kScan)},
+       {Implementation::kCounter, kStrategyNames.name(Strategy::kCounter)},
+       {Implementation::kIndexed, kStrategyNames.name(Strategy::kIndexed)},
+       {Implementation::kOkHttpJvm, "okhttp-jvm"}}};
+  return names;
+}
+
+std::optional<dispatcher::Strategy> cpp_port(Implementation implementation) {
+  switch (implementation) {
+    case Implementation::kScan:
+      return dispatcher::Strategy::kScan;
+    case Implementation::kCounter:
+      return dispatcher::Strategy::kCounter;
+    case Implementation::kIndexed:
+      return dispatcher::Strategy::kIndexed;
+    case Implementation::kOkHttpJvm:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Result<double> parse_host_popularity(const std::string& text) {
+  if (text == "uniform") return 0.0;
+  double s = 0;
+  char close = 0;
+  if (std::sscanf(text.c_str(), "zipf(%lf%c", &s, &close) == 2 && close == ')' && s > 0) return s;
+  return Status::Error("host_popularity \"" + text +
+                       "\" is not understood, expected \"uniform\" or \"zipf(s)\" "
+                       "with s > 0, e.g. \"zipf(1.1)\"");
+}
+
+const Knobs<DispatcherOptions>& knobs() {
+  static const Knobs<DispatcherOptions> knobs = [] {
+    using O = DispatcherOptions;
+    const Engine sim = Engine::kSim;
+    const Engine micro = Engine::kMicro;
+    Knobs<O> k;
+    k.choice("strategy", &O::strategy, implementation_names(),
+             "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed (C++ ports); "
+             "okhttp-jvm (micro: the real OkHttp 3.13.1 on a JVM, Debian's libokhttp-java)");
+    k.integer("max_requests", &O::max_requests, "maxRequests: async calls running at once").at_least(1);
+    k.integer("max_requests_per_host", &O::max_requests_per_host, "maxRequestsPerHost (websockets exempt)")
+        .at_least(1);
+    k.choice("workload", &O::workload, dispatcher::kWorkloadNames,
+             "micro: enqueue_burst (PR benchmark, limits = n) | one_host_backlog | distinct_hosts | "
+             "round_robin")
+        .only(micro);
+    k.integer("n", &O::n, "micro: calls in the workload").at_least(1).only(micro);
+    k.integer("calls", &O::calls, "sim: calls the application makes").at_least(1).only(sim);
+    k.real("arrival_rate", &O::arrival_rate, "sim: Poisson arrival rate, calls per second")
+        .at_least(1e-9)
+        .only(sim);
+    k.integer("threads", &O::threads, "sim: executor worker threads").at_least(1).only(sim);
+    k.integer("hosts", &O::hosts, "sim: distinct hosts the calls go to").at_least(1).only(sim);
+    k.text("host_popularity", &O::host_popularity, "sim: \"uniform\" or \"zipf(s)\" over the hosts")
+        .only(sim);
+    k.size("request_size", &O::request_size, "sim: bytes of each request").only(sim);
+    k.size("response_size", &O::response_size, "sim: bytes of each response").only(sim);
+    k.distribution("server_time", &O::server_time, "sim: server think time per call").only(sim);
+    k.real("ns_per_op", &O::ns_per_op,
+           "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
+        .only(sim);
+    k.choice("lock", &O::lock, kLockHandOffNames,
+             "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
+             "it ahead of blocked ones) | fifo (the longest-blocked thread)")
+        .only(sim);
+    return k;
+  }();
+  return knobs;
+}
 
 namespace {
 
-std::vector<std::string> strategy_names() {
-  std::vector<std::string> names;
-  for (auto strategy : dispatcher::kAllStrategies) names.emplace_back(dispatcher::strategy_name(strategy));
-  names.emplace_back(kOkHttpJvm);
-  return names;
+Status validate(const Params& params) {
+  return parse_host_popularity(knobs().options(params).host_popularity).status();
 }
-
-std::vector<std::string> workload_names() {
-  std::vector<std::string> names;
-  for (auto workload : dispatcher::kAllWorkloads) names.emplace_back(dispatcher::workload_name(workload));
-  return names;
-}
-
-// Lock cost per element touched, measured on the development machine with
-// `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md), four runs:
-// scan 2.66-3.05 ns, counter 2.85-2.95 ns per element; the default is their mean.
-constexpr const char* kMeasuredNsPerOp = "2.8";
 
 Study dispatcher_study() {
   Study study;
   study.name = "dispatcher";
   study.description =
       "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed, and the "
-      "real "
-      "OkHttp 3.13.1 on a JVM";
-  study.params = {
-      choice_param("strategy", "counter", strategy_names(),
-                   "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed (C++ ports); "
-                   "okhttp-jvm (micro: the real OkHttp 3.13.1 on a JVM, Debian's libokhttp-java)"),
-      int_param("max_requests", "64", "maxRequests: async calls running at once").at_least(1),
-      int_param("max_requests_per_host", "5", "maxRequestsPerHost (websockets exempt)").at_least(1),
-      choice_param("workload", "enqueue_burst", workload_names(),
-                   "micro: enqueue_burst (PR benchmark, limits = n) | one_host_backlog | distinct_hosts | "
-                   "round_robin")
-          .only(Engine::kMicro),
-      int_param("n", "64", "micro: calls in the workload").at_least(1).only(Engine::kMicro),
-      int_param("calls", "20000", "sim: calls the application makes").at_least(1).only(Engine::kSim),
-      real_param("arrival_rate", "2000", "sim: Poisson arrival rate, calls per second")
-          .at_least(1e-9)
-          .only(Engine::kSim),
-      int_param("threads", "256", "sim: executor worker threads").at_least(1).only(Engine::kSim),
-      int_param("hosts", "20", "sim: distinct hosts the calls go to").at_least(1).only(Engine::kSim),
-      text_param("host_popularity", "uniform", "sim: \"uniform\" or \"zipf(s)\" over the hosts")
-          .only(Engine::kSim),
-      size_param("request_size", "1KiB", "sim: bytes of each request").only(Engine::kSim),
-      size_param("response_size", "16KiB", "sim: bytes of each response").only(Engine::kSim),
-      distribution_param("server_time", "constant(50ms)", "sim: server think time per call")
-          .only(Engine::kSim),
-      real_param("ns_per_op", kMeasuredNsPerOp,
-                 "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
-          .only(Engine::kSim),
-  };
-  study.params.push_back(
-      choice_param("lock", "barging", {kLockHandOffNames.begin(), kLockHandOffNames.end()},
-                   "sim: who gets the released dispatcher lock: barging (a Java monitor: a "
-                   "running thread may take it ahead of blocked ones) | fifo (the "
-                   "longest-blocked thread)")
-          .only(Engine::kSim));
+      "real OkHttp 3.13.1 on a JVM";
+  study.params = knobs().specs();
   study.metrics = {
       {"throughput_rps", "calls finished per simulated second"},
       {"latency_p50_s", "median time from enqueue to finished"},
@@ -91,7 +117,7 @@ Study dispatcher_study() {
        "elements touched under the lock in one workload (0 for okhttp-jvm: not instrumented)", true},
       {"ns_per_op", "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element"},
   };
-  study.validate = validate_popularity;
+  study.validate = validate;
   study.setup_micro = setup_micro_workload;
   study.run_sim = run_incident;
   study.headline_report = [](const RunTable& table) {

@@ -1,17 +1,64 @@
-// The `dispatcher` study's two drivers, registered together in dispatcher_study.cpp: the micro engine times
-// the real Dispatcher on the PR's benchmark and adversarial workloads; the sim engine replays the incident
-// (threads piling up on the dispatcher lock) with the real Dispatcher behind a simulated mutex.
+// The `dispatcher` study's pieces, registered together in dispatcher_study.cpp: its options and knobs, the
+// micro engine's workloads that time the real Dispatcher (micro_workload.cpp) or the real OkHttp on a JVM
+// (okhttp_jvm_workload.cpp), the incident simulation with the real Dispatcher behind a simulated monitor
+// (incident.cpp), and the PR-shaped reports and claims.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/common/enum_names.h"
+#include "models/dispatcher/dispatcher.h"
+#include "models/dispatcher/strategy.h"
+#include "models/dispatcher/workloads.h"
+#include "scenarios/dispatcher/simulated_monitor.h"
+#include "sim/knobs.h"
+#include "sim/sampling/distribution.h"
 #include "sim/study.h"
 
 namespace perflab::dispatcher_study {
 
-// The strategy that runs the real OkHttp 3.13.1 on a JVM instead of a C++ port.
-inline constexpr const char* kOkHttpJvm = "okhttp-jvm";
+// What the `strategy` knob runs: one of the model's C++ ports, or the real OkHttp 3.13.1 on a JVM (micro
+// engine only).
+enum class Implementation { kScan, kCounter, kIndexed, kOkHttpJvm };
+// The ports under the model's own names (dispatcher::kStrategyNames), then "okhttp-jvm".
+const EnumNames<Implementation>& implementation_names();
+// The C++ port an implementation is; none for okhttp-jvm.
+std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
+
+// Lock cost per element touched, measured on the development machine with
+// `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md), four runs:
+// scan 2.66-3.05 ns, counter 2.85-2.95 ns per element; the default is their mean.
+constexpr double kMeasuredNsPerOp = 2.8;
+
+// Everything a dispatcher scenario sets; the limits' defaults are the Dispatcher's own.
+struct DispatcherOptions {
+  Implementation strategy = Implementation::kCounter;
+  int64_t max_requests = dispatcher::Dispatcher::kDefaultMaxRequests;
+  int64_t max_requests_per_host = dispatcher::Dispatcher::kDefaultMaxRequestsPerHost;
+  dispatcher::Workload workload = dispatcher::Workload::kEnqueueBurst;  // micro
+  int64_t n = 64;                                                       // micro: calls in the workload
+  int64_t calls = 20000;                                                // sim, and the rest below
+  double arrival_rate = 2000;
+  int64_t threads = 256;
+  int64_t hosts = 20;
+  std::string host_popularity = "uniform";  // "uniform" or "zipf(s)": parse_host_popularity()
+  double request_size = 1024;
+  double response_size = 16 * 1024;
+  Distribution server_time = Distribution::constant(50e-3, Quantity::kDuration);
+  double ns_per_op = kMeasuredNsPerOp;
+  LockHandOff lock = LockHandOff::kBarging;
+};
+
+// The study's knobs, each bound to the member of DispatcherOptions it sets.
+const Knobs<DispatcherOptions>& knobs();
+
+// The Zipf exponent s of host_popularity ("zipf(s)", s > 0), 0 for "uniform".
+Result<double> parse_host_popularity(const std::string& text);
 
 Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& inputs);
-Result<MicroWorkload> setup_okhttp_jvm_workload(const Params& params);
+Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options);
 Result<Metrics> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);

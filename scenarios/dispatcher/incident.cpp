@@ -10,14 +10,15 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "sim/stats/stats.h"
 #include "models/dispatcher/dispatcher.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/sim_world.h"
+#include "sim/stats/stats.h"
 #include "sim/timeline.h"
 
 namespace perflab::dispatcher_study {
@@ -66,52 +67,29 @@ class SimExecutor : public dispatcher::Executor {
   std::vector<CallPtr> handed_over_;
 };
 
-struct Experiment {
-  int64_t calls;
-  int threads;
-  int hosts;
-  double arrival_rate;
-  double request_size;
-  double response_size;
-  Distribution server_time;
-  double zipf_s;
-};
-
-Result<double> parse_popularity(const std::string& text) {
-  if (text == "uniform") return 0.0;
-  double s = 0;
-  char close = 0;
-  if (std::sscanf(text.c_str(), "zipf(%lf%c", &s, &close) == 2 && close == ')' && s > 0) return s;
-  return Status::Error("host_popularity \"" + text +
-                       "\" is not understood, expected \"uniform\" or \"zipf(s)\" "
-                       "with s > 0, e.g. \"zipf(1.1)\"");
-}
-
 // One run: the application threads that enqueue calls, the executor's worker threads that run them, and
 // what they measure. Each simulated thread is an actor; the real Dispatcher is shared by all of them, its
 // every locked section under the simulated monitor.
 class IncidentRun {
  public:
-  IncidentRun(const RunContext& context, const Experiment& x, dispatcher::Strategy strategy,
-              LockHandOff hand_off, SimWorld& world)
+  IncidentRun(const RunContext& context, const DispatcherOptions& x, dispatcher::Strategy strategy,
+              double zipf_s, SimWorld& world)
       : context_(context),
         x_(x),
         world_(world),
         client_(world.host("client")),
         dispatcher_(executor_, strategy),
-        monitor_(hand_off, context.params.real("ns_per_op"), context.timeline),
+        monitor_(x.lock, x.ns_per_op, context.timeline),
         run_queue_(simgrid::s4u::Mailbox::by_name("executor")),
-        picker_(x.hosts, x.zipf_s),
+        picker_(static_cast<int>(x.hosts), zipf_s),
         arrival_rng_(context.rng(kArrivalStream)),
         host_rng_(context.rng(kHostChoiceStream)),
         server_rng_(context.rng(kServerTimeStream)) {}
 
   // Sets the limits (before any thread runs: not timed) and starts the arrivals and the workers.
   Status start() {
-    const Params& p = context_.params;
-    Status limit = dispatcher_.set_max_requests(static_cast<int>(p.integer("max_requests")));
-    if (limit.ok())
-      limit = dispatcher_.set_max_requests_per_host(static_cast<int>(p.integer("max_requests_per_host")));
+    Status limit = dispatcher_.set_max_requests(static_cast<int>(x_.max_requests));
+    if (limit.ok()) limit = dispatcher_.set_max_requests_per_host(static_cast<int>(x_.max_requests_per_host));
     if (!limit.ok()) return limit;
     monitor_.guard(dispatcher_);
     s4u::Actor::create("arrivals", client_, [this] { arrivals(); });
@@ -187,7 +165,7 @@ class IncidentRun {
   }
 
   const RunContext& context_;
-  const Experiment& x_;
+  const DispatcherOptions& x_;
   SimWorld& world_;
   s4u::Host* client_;
   SimExecutor executor_;
@@ -206,37 +184,23 @@ class IncidentRun {
 
 }  // namespace
 
-Status validate_popularity(const Params& params) {
-  return parse_popularity(params.text("host_popularity")).status();
-}
-
 Result<Metrics> run_incident(const RunContext& context) {
-  const Params& p = context.params;
-  auto zipf_s = parse_popularity(p.text("host_popularity"));
+  const DispatcherOptions x = knobs().options(context.params);
+  auto zipf_s = parse_host_popularity(x.host_popularity);
   if (!zipf_s.ok()) return zipf_s.status();
   // The simulation charges the C++ ports' counted work, which the real library on a JVM cannot report.
-  if (p.string("strategy") == kOkHttpJvm) {
-    return Status::Error(
-        "strategy \"okhttp-jvm\" runs on the micro engine only, expected scan, counter or "
-        "indexed for the incident simulation");
+  const std::optional<dispatcher::Strategy> strategy = cpp_port(x.strategy);
+  if (!strategy) {
+    const auto ports = dispatcher::kStrategyNames.names();
+    return Status::Error("strategy \"" + std::string(implementation_names().name(x.strategy)) +
+                         "\" runs on the micro engine only, expected " + ports[0] + ", " + ports[1] + " or " +
+                         ports[2] + " for the incident simulation");
   }
-  auto strategy = dispatcher::parse_strategy(p.string("strategy"));
-  if (!strategy.ok()) return strategy.status();
-  auto hand_off = parse_lock_hand_off(p.string("lock"));
-  if (!hand_off.ok()) return hand_off.status();
-  const Experiment x{p.integer("calls"),
-                     static_cast<int>(p.integer("threads")),
-                     static_cast<int>(p.integer("hosts")),
-                     p.real("arrival_rate"),
-                     p.real("request_size"),
-                     p.real("response_size"),
-                     p.distribution("server_time"),
-                     *zipf_s};
 
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
   SimWorld world(context, host_names);
-  IncidentRun run(context, x, *strategy, *hand_off, world);
+  IncidentRun run(context, x, *strategy, *zipf_s, world);
   Status started = run.start();
   if (!started.ok()) return started;
   world.run();

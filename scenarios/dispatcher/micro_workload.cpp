@@ -3,6 +3,7 @@
 // ns_per_op (seconds / elements touched under the lock) is what the incident simulation charges per element,
 // so this is also how that cost is calibrated.
 #include <memory>
+#include <optional>
 
 #include "models/dispatcher/workloads.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
@@ -10,21 +11,20 @@
 namespace perflab::dispatcher_study {
 
 Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& /*none*/) {
-  auto workload = dispatcher::parse_workload(params.string("workload"));
-  if (!workload.ok()) return workload.status();
-  if (params.string("strategy") == kOkHttpJvm) return setup_okhttp_jvm_workload(params);
-  auto strategy = dispatcher::parse_strategy(params.string("strategy"));
-  if (!strategy.ok()) return strategy.status();
-  const int n = static_cast<int>(params.integer("n"));
-  const int max_requests = static_cast<int>(params.integer("max_requests"));
-  const int max_per_host = static_cast<int>(params.integer("max_requests_per_host"));
+  const DispatcherOptions o = knobs().options(params);
+  const std::optional<dispatcher::Strategy> strategy = cpp_port(o.strategy);
+  if (!strategy) return setup_okhttp_jvm_workload(o);
+  const dispatcher::Workload workload = o.workload;
+  const int n = static_cast<int>(o.n);
+  const int max_requests = static_cast<int>(o.max_requests);
+  const int max_per_host = static_cast<int>(o.max_requests_per_host);
 
   // The PR's benchmark timed only its enqueue loop: the dispatcher is built before the clock starts
   // and what is left is freed after it stops.
   auto prepared = std::make_shared<std::unique_ptr<dispatcher::WorkloadRun>>();
   MicroWorkload micro;
   micro.set_up = [=]() {
-    auto run = dispatcher::WorkloadRun::Create(*workload, *strategy, n, max_requests, max_per_host);
+    auto run = dispatcher::WorkloadRun::Create(workload, *strategy, n, max_requests, max_per_host);
     if (!run.ok()) return run.status();
     *prepared = std::move(run).value();
     return Status::OK();

@@ -19,11 +19,11 @@ struct JvmRun {
 
 }  // namespace
 
-Result<MicroWorkload> setup_okhttp_jvm_workload(const Params& params) {
-  const int64_t n = params.integer("n");
-  const std::string setup = "setup " + params.string("workload") + " " + std::to_string(n) + " " +
-                            std::to_string(params.integer("max_requests")) + " " +
-                            std::to_string(params.integer("max_requests_per_host"));
+Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options) {
+  const int64_t n = options.n;
+  const std::string setup = "setup " + std::string(dispatcher::kWorkloadNames.name(options.workload)) + " " +
+                            std::to_string(n) + " " + std::to_string(options.max_requests) + " " +
+                            std::to_string(options.max_requests_per_host);
   auto started = okhttp_jvm::JvmProcess::Start("perflab.dispatcher.WorkloadRunner");
   if (!started.ok()) return started.status();
   auto state = std::make_shared<JvmRun>();

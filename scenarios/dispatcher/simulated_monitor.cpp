@@ -12,13 +12,6 @@ namespace perflab::dispatcher_study {
 
 namespace s4u = simgrid::s4u;
 
-Result<LockHandOff> parse_lock_hand_off(std::string_view name) {
-  if (name == kLockHandOffNames[0]) return LockHandOff::kBarging;
-  if (name == kLockHandOffNames[1]) return LockHandOff::kFifo;
-  return Status::Error("lock \"" + std::string(name) +
-                       "\" is not a hand-off policy, expected \"barging\" or \"fifo\"");
-}
-
 SimulatedMonitor::SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline)
     : hand_off_(hand_off), seconds_per_op_(ns_per_op * 1e-9), timeline_(timeline) {}
 
@@ -62,9 +55,8 @@ void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   hold_total_ += hold;
   ops_total_ += section.ops;
   if (timeline_ != nullptr) {
-    timeline_->span(s4u::this_actor::get_name(),
-                    std::string(dispatcher::locked_section_name(section.section)), start, SimWorld::now(),
-                    std::to_string(section.ops) + " ops");
+    timeline_->span(s4u::this_actor::get_name(), dispatcher::kLockedSectionNames.name(section.section), start,
+                    SimWorld::now(), std::to_string(section.ops) + " ops");
   }
   release();
 }

@@ -16,14 +16,12 @@
 //            before, and java.util.concurrent's fair ReentrantLock).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <deque>
-#include <string_view>
 
 #include <simgrid/s4u.hpp>
 
-#include "models/common/status.h"
+#include "models/common/enum_names.h"
 #include "models/dispatcher/dispatcher.h"
 
 namespace perflab {
@@ -34,8 +32,8 @@ namespace perflab::dispatcher_study {
 
 enum class LockHandOff { kBarging, kFifo };
 
-inline constexpr std::array<std::string_view, 2> kLockHandOffNames = {"barging", "fifo"};
-Result<LockHandOff> parse_lock_hand_off(std::string_view name);
+inline const EnumNames<LockHandOff> kLockHandOffNames{
+    "lock hand-off policy", {{LockHandOff::kBarging, "barging"}, {LockHandOff::kFifo, "fifo"}}};
 
 class SimulatedMonitor {
  public:

@@ -499,7 +499,7 @@ TEST_P(DispatcherBehaviourTest, LoweringPerHostLimitKeepsRunningCallsAndBlocksNe
   EXPECT_THAT(ready(), ElementsAre("a/4"));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherBehaviourTest, ::testing::ValuesIn(kAllStrategies),
+INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherBehaviourTest, ::testing::ValuesIn(kStrategyNames.values()),
                          strategy_test_name);
 
 }  // namespace

@@ -20,7 +20,7 @@ namespace {
 class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
  protected:
   DispatcherDifferentialTest() {
-    for (Strategy strategy : kAllStrategies) {
+    for (Strategy strategy : kStrategyNames.values()) {
       replicas_.push_back(std::make_unique<Replica>(strategy));
     }
   }
@@ -64,7 +64,7 @@ class DispatcherDifferentialTest : public ::testing::TestWithParam<uint64_t> {
     for (size_t i = 1; i < replicas_.size(); ++i) {
       const Replica& other = *replicas_[i];
       const std::string where = "step " + std::to_string(step) + ", strategy " +
-                                std::string(strategy_name(other.dispatcher.strategy())) + " vs scan";
+                                std::string(kStrategyNames.name(other.dispatcher.strategy())) + " vs scan";
       ASSERT_EQ(other.executor.accepted, reference.executor.accepted) << where;
       ASSERT_EQ(other.failed, reference.failed) << where;
       ASSERT_EQ(names_of(other.dispatcher.ready_async_calls()), ready) << where;

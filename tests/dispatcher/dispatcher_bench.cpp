@@ -13,9 +13,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "sim/process_memory.h"
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/workloads.h"
+#include "sim/process_memory.h"
 
 namespace perflab::dispatcher {
 namespace {
@@ -117,8 +117,8 @@ void backlog_floor_cost(benchmark::State& state, int n) {
 }
 
 void register_one(Workload workload, Strategy strategy, int n) {
-  const std::string name = std::string(workload_name(workload)) + "/" + std::string(strategy_name(strategy)) +
-                           "/" + std::to_string(n);
+  const std::string name = std::string(kWorkloadNames.name(workload)) + "/" +
+                           std::string(kStrategyNames.name(strategy)) + "/" + std::to_string(n);
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), run, workload, strategy, n);
   bench->Unit(benchmark::kMillisecond)->UseRealTime();
   if (is_slow(workload, strategy, n)) {
@@ -144,18 +144,18 @@ void register_all() {
       ->UseRealTime()
       ->Repetitions(5)
       ->ReportAggregatesOnly(true);
-  for (Strategy strategy : kAllStrategies) {
+  for (Strategy strategy : kStrategyNames.values()) {
     for (int n : {64, 640, 6400, 64'000}) {
       register_one(Workload::kEnqueueBurst, strategy, n);
     }
   }
   for (Workload workload : {Workload::kOneHostBacklog, Workload::kDistinctHosts}) {
-    for (Strategy strategy : kAllStrategies) {
+    for (Strategy strategy : kStrategyNames.values()) {
       register_one(workload, strategy, 50'000);
     }
   }
   // Round robin: scan at 50,000 would take about ten minutes a run, so it is measured at 5,000.
-  for (Strategy strategy : kAllStrategies) {
+  for (Strategy strategy : kStrategyNames.values()) {
     register_one(Workload::kRoundRobin, strategy, 5'000);
   }
   register_one(Workload::kRoundRobin, Strategy::kCounter, 50'000);

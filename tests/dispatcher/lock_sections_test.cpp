@@ -108,8 +108,8 @@ TEST_P(DispatcherLockSectionsTest, ReportedOpsAddUpToTheTotal) {
   EXPECT_EQ(reports_.size(), dispatcher_.locked_sections());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherLockSectionsTest, ::testing::ValuesIn(kAllStrategies),
-                         strategy_test_name);
+INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherLockSectionsTest,
+                         ::testing::ValuesIn(kStrategyNames.values()), strategy_test_name);
 
 // Exact counts for three enqueues to one host with maxRequests = maxRequestsPerHost = 3, worked by hand
 // from the rule in op_counter.h. Per enqueue: [enqueue section, promote section].

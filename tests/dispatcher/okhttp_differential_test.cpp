@@ -78,7 +78,8 @@ class OkHttpJvmTest : public ::testing::Test {
     if (Status status = okhttp_jvm::available(); !status.ok()) GTEST_SKIP() << status.message();
     ASSERT_NE(jvm_, nullptr) << (start_error_ ? *start_error_ : "the JVM did not start");
     ASSERT_TRUE(jvm_->request("reset").ok());
-    for (Strategy strategy : kAllStrategies) replicas_.push_back(std::make_unique<Replica>(strategy));
+    for (Strategy strategy : kStrategyNames.values())
+      replicas_.push_back(std::make_unique<Replica>(strategy));
   }
 
   // The op as a command to the driver, naming calls by the C++ reference's lists before the op.
@@ -184,7 +185,7 @@ TEST_P(OkHttpDifferentialTest, PortsBehaveAsTheRealOkHttp) {
       apply(*replica, op, new_name);
       if (HasFatalFailure()) return;
       const std::string where = "step " + std::to_string(step) + " (\"" + line + "\"), strategy " +
-                                std::string(strategy_name(replica->dispatcher.strategy())) +
+                                std::string(kStrategyNames.name(replica->dispatcher.strategy())) +
                                 " vs OkHttp 3.13.1";
       ASSERT_EQ(replica->executor.accepted, real.accepted)
           << where << ", executed " << first_difference(replica->executor.accepted, real.accepted);
@@ -219,7 +220,7 @@ TEST_F(OkHttpJvmTest, WebSocketCountsPerHostWhenAnOrdinaryCallAdoptsItsCounter) 
     ASSERT_TRUE(replica->dispatcher.enqueue(Call::CreateWebSocket("a", "a/ws")).ok());
     ASSERT_TRUE(replica->dispatcher.enqueue(Call::Create("a", "a/1")).ok());
     EXPECT_EQ(names_of(replica->dispatcher.running_async_calls()), (std::vector<std::string>{"a/ws", "a/1"}))
-        << strategy_name(replica->dispatcher.strategy());
+        << kStrategyNames.name(replica->dispatcher.strategy());
   }
 }
 

@@ -248,8 +248,8 @@ TEST_P(DispatcherReentrancyTest, FinishThatPromotesAQueuedCallDoesNotFireIdle) {
   EXPECT_EQ(idle_, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherReentrancyTest, ::testing::ValuesIn(kAllStrategies),
-                         strategy_test_name);
+INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherReentrancyTest,
+                         ::testing::ValuesIn(kStrategyNames.values()), strategy_test_name);
 
 }  // namespace
 }  // namespace perflab::dispatcher

@@ -208,7 +208,7 @@ TEST_P(DispatcherStressTest, LimitsHoldAndEveryCallRunsOnce) {
   RecordProperty("peak_running", peak_running.load());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherStressTest, ::testing::ValuesIn(kAllStrategies),
+INSTANTIATE_TEST_SUITE_P(AllStrategies, DispatcherStressTest, ::testing::ValuesIn(kStrategyNames.values()),
                          strategy_test_name);
 
 }  // namespace

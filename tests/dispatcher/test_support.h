@@ -26,7 +26,7 @@ inline std::vector<std::string> names_of(const std::vector<CallPtr>& calls) {
 }
 
 inline std::string strategy_test_name(const ::testing::TestParamInfo<Strategy>& info) {
-  return std::string(strategy_name(info.param));
+  return std::string(kStrategyNames.name(info.param));
 }
 
 // OkHttp's tests assert !Thread.holdsLock(dispatcher) in every callback (RecordingEventListener.java

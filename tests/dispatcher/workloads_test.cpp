@@ -10,30 +10,30 @@ namespace perflab::dispatcher {
 namespace {
 
 TEST(DispatcherNames, StrategiesRoundTrip) {
-  for (Strategy strategy : kAllStrategies) {
-    Result<Strategy> parsed = parse_strategy(strategy_name(strategy));
+  for (Strategy strategy : kStrategyNames.values()) {
+    Result<Strategy> parsed = kStrategyNames.parse(kStrategyNames.name(strategy));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, strategy);
   }
 }
 
 TEST(DispatcherNames, UnknownStrategyListsTheValidOnes) {
-  Result<Strategy> parsed = parse_strategy("fast");
+  Result<Strategy> parsed = kStrategyNames.parse("fast");
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(),
             "unknown dispatcher strategy \"fast\", expected one of: scan, counter, indexed");
 }
 
 TEST(DispatcherNames, WorkloadsRoundTrip) {
-  for (Workload workload : kAllWorkloads) {
-    Result<Workload> parsed = parse_workload(workload_name(workload));
+  for (Workload workload : kWorkloadNames.values()) {
+    Result<Workload> parsed = kWorkloadNames.parse(kWorkloadNames.name(workload));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, workload);
   }
 }
 
 TEST(DispatcherNames, UnknownWorkloadListsTheValidOnes) {
-  Result<Workload> parsed = parse_workload("burst");
+  Result<Workload> parsed = kWorkloadNames.parse("burst");
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(),
             "unknown dispatcher workload \"burst\", expected one of: enqueue_burst, one_host_backlog, "
@@ -63,11 +63,11 @@ TEST_P(DispatcherWorkloadsTest, EveryCallRuns) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllWorkloads, DispatcherWorkloadsTest,
-                         ::testing::Combine(::testing::ValuesIn(kAllWorkloads),
-                                            ::testing::ValuesIn(kAllStrategies)),
+                         ::testing::Combine(::testing::ValuesIn(kWorkloadNames.values()),
+                                            ::testing::ValuesIn(kStrategyNames.values())),
                          [](const auto& info) {
-                           return std::string(workload_name(std::get<0>(info.param))) + "_" +
-                                  std::string(strategy_name(std::get<1>(info.param)));
+                           return std::string(kWorkloadNames.name(std::get<0>(info.param))) + "_" +
+                                  std::string(kStrategyNames.name(std::get<1>(info.param)));
                          });
 
 uint64_t ops(Workload workload, Strategy strategy, int n) {
@@ -103,8 +103,8 @@ TEST(DispatcherScaling, CounterIsQuadraticWithDistinctHosts) {
 }
 
 TEST(DispatcherScaling, IndexedStaysNearLinearOnEveryWorkload) {
-  for (Workload workload : kAllWorkloads) {
-    EXPECT_LT(growth(workload, Strategy::kIndexed, 4000), 2.3) << workload_name(workload);
+  for (Workload workload : kWorkloadNames.values()) {
+    EXPECT_LT(growth(workload, Strategy::kIndexed, 4000), 2.3) << kWorkloadNames.name(workload);
   }
 }
 
