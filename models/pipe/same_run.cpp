@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "models/pipe/event_loop.h"
 
@@ -108,19 +109,30 @@ Result<SameRun> same_run_from(const RealPumpResult& run) {
   same.wake_samples = latencies.size();
   same.wake_latency = std::max(0.0, median(latencies));
 
-  std::sort(cost_by_size.begin(), cost_by_size.end());
-  const size_t half = cost_by_size.size() / 2;
-  std::vector<double> small_bytes, small_cost, large_bytes, large_cost;
-  for (size_t i = 0; i < cost_by_size.size(); ++i) {
-    (i < half ? small_bytes : large_bytes).push_back(static_cast<double>(cost_by_size[i].first));
-    (i < half ? small_cost : large_cost).push_back(cost_by_size[i].second);
+  // A straight line through the medians of the reads of each page count, weighted by their number: robust
+  // to the reads that lost the CPU on the way.
+  std::map<uint64_t, std::pair<std::vector<double>, std::vector<double>>> by_pages;  // bytes, costs
+  for (const auto& [bytes, cost] : cost_by_size) {
+    auto& bucket = by_pages[bytes / LinuxPipe::kPageSize];
+    bucket.first.push_back(static_cast<double>(bytes));
+    bucket.second.push_back(cost);
   }
-  const double spread = median(large_bytes) - median(small_bytes);
-  if (half > 0 && spread >= LinuxPipe::kPageSize) {
-    same.read_c1 = std::max(0.0, (median(large_cost) - median(small_cost)) / spread);
-    same.read_c0 = std::max(0.0, median(small_cost) - same.read_c1 * median(small_bytes));
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [pages, bucket] : by_pages) {
+    const double w = static_cast<double>(bucket.first.size());
+    const double x = median(bucket.first), y = median(bucket.second);
+    n += w;
+    sx += w * x;
+    sy += w * y;
+    sxx += w * x * x;
+    sxy += w * x * y;
+  }
+  const double variance = sxx - sx * sx / n;
+  if (by_pages.size() > 1 && variance > 0) {
+    same.read_c1 = std::max(0.0, (sxy - sx * sy / n) / variance);
+    same.read_c0 = std::max(0.0, (sy - same.read_c1 * sx) / n);
   } else {
-    for (const auto& [bytes, cost] : cost_by_size) costs.push_back(cost);
+    for (const auto& entry : cost_by_size) costs.push_back(entry.second);
     same.read_c0 = median(costs);
   }
   same.read_c0 += std::max(0.0, median(repolls));

@@ -13,9 +13,9 @@
 //   wake_latency  median over the reads the pump slept for of (epoll_wait returned - the waking write's
 //                 copy done): the pump had read all that had been written, so the pipe was empty and the
 //                 waking write, if no larger than the pipe, went in whole and became readable at once;
-//   read cost     c0 + c1 * bytes from the pump's own times (epoll_wait returned -> read handled): medians
-//                 of the smaller and the larger half of the reads by size, plus the median re-poll (handled
-//                 -> epoll_wait returned when data was already there) in c0.
+//   read cost     c0 + c1 * bytes from the pump's own times (epoll_wait returned -> read handled): a line
+//                 through the median time of the reads of each page count, weighted by their number, plus
+//                 the median re-poll (handled -> epoll_wait returned when data was already there) in c0.
 #pragma once
 
 #include <cstdint>

@@ -95,7 +95,7 @@ Study pipe_study() {
       duration_param("handler_c1", "1ns", "reader CPU per byte of a completed read").only(sim),
       size_param("chunk_size", "8KiB", "fixed: bytes per write").at_least(1).only(sim),
       rate_param("write_rate", "48MiBps", "fixed: bytes per second").at_least(1).only(sim),
-      path_param("trace", "data/git-upload-pack.writes.csv",
+      path_param("trace", "data/git-upload-pack.64KiB.writes.csv",
                  "trace: the captured writes (time_s,bytes) to replay (scenarios/pipe/capture_trace.sh)")
           .only(sim),
       real_param("trace_speed", "1.0",
@@ -110,6 +110,10 @@ Study pipe_study() {
                 "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
           .at_least(1)
           .only(Engine::kMicro),
+      duration_param("wake_latency", "0us",
+                     "linux: from a wake on a readable pipe to the reader's read (measured per run: "
+                     "scenarios/pipe/NOTES.md); 0us = the reader reacts at once")
+          .only(sim),
   };
   study.metrics = {
       {"throughput_mib_s", "pack MiB moved per second of the transfer"},
@@ -131,6 +135,14 @@ Study pipe_study() {
       {"descendants_cpu_ms", "CPU of the processes the child waited for (upload-pack: pack-objects), median"},
       {"packets", "upload-pack: side-band packets on band 1 (pack data) in one run"},
       {"cpu_per_packet_us", "upload-pack: its CPU over the clone (start-up included) / band-1 packets"},
+      {"same_run_reads", "the pump's reads, median over the runs replayed into the model"},
+      {"same_run_sim_reads", "the model's reads on each run's own write trace and pipe, median"},
+      {"sim_over_real", "model reads / kernel reads on the same run, median over the runs"},
+      {"wake_latency_us", "measured per run: epoll_wait returned - the waking write copied, median"},
+      {"read_c0_us", "measured per run: the pump's time per read, median"},
+      {"read_c1_ns", "measured per run: the pump's time per byte read, median"},
+      {"same_runs", "runs replayed into the model", true},
+      {"same_runs_failed", "runs whose write record could not be replayed (no recorder: all)", true},
   };
   study.setup_micro = setup_linux_real;
   study.validate = validate;
@@ -157,6 +169,7 @@ Result<pipe::PipelineOptions> options_from(const Params& params) {
   o.reader.read_size = static_cast<size_t>(params.real("read_size"));
   o.reader.handler_c0 = params.real("handler_c0");
   o.reader.handler_c1 = params.real("handler_c1");
+  o.reader.wake_latency = params.real("wake_latency");
   o.pipe_buffer = static_cast<size_t>(params.real("pipe_buffer"));
   o.writer = *pipe::parse_writer(params.string("writer"));
   o.transfer_bytes = static_cast<uint64_t>(params.real("transfer_bytes"));
