@@ -1,4 +1,4 @@
-// Linux pipe ring (see linux_pipe.h).
+// Linux pipe ring of page slots (see linux_pipe.h).
 #include "models/pipe/linux_pipe.h"
 
 #include <algorithm>
@@ -6,33 +6,51 @@
 
 namespace perflab::pipe {
 
-namespace {
-constexpr size_t kPageSize = 4096;
-}
-
 size_t LinuxPipe::kernel_size(size_t requested) {
-  size_t pages = std::max<size_t>(1, (requested + kPageSize - 1) / kPageSize);
-  size_t rounded = 1;
-  while (rounded < pages) rounded <<= 1;
-  return rounded * kPageSize;
+  size_t rounded = kPageSize;
+  while (rounded < requested) rounded <<= 1;
+  return rounded;
 }
 
 LinuxPipe::LinuxPipe(size_t requested_size, Waker& waker)
-    : waker_(waker), ring_(kernel_size(requested_size)) {}
+    : waker_(waker), slot_limit_(kernel_size(requested_size) / kPageSize) {}
 
-size_t LinuxPipe::push(const uint8_t* data, size_t size) {
-  size_t n = std::min(size, ring_.size() - size_);
-  if (n == 0) return 0;
-  size_t tail = (head_ + size_) % ring_.size();
-  size_t first = std::min(n, ring_.size() - tail);
-  std::memcpy(ring_.data() + tail, data, first);
-  std::memcpy(ring_.data(), data + first, n - first);
-  size_ += n;
-  return n;
+bool LinuxPipe::fits(size_t size) const {
+  size_t rest = size;
+  const size_t merge = size % kPageSize;
+  if (merge != 0 && !slots_.empty() && slots_.back().offset + slots_.back().len + merge <= kPageSize) {
+    rest -= merge;
+  }
+  const size_t pages = (rest + kPageSize - 1) / kPageSize;
+  return slots_.size() + pages <= slot_limit_;
+}
+
+size_t LinuxPipe::merge_into_last(const Bytes& data) {
+  const size_t merge = data.size() % kPageSize;
+  if (merge == 0 || slots_.empty()) return 0;
+  Slot& last = slots_.back();
+  if (last.offset + last.len + merge > kPageSize) return 0;
+  std::memcpy(last.page.data() + last.offset + last.len, data.data(), merge);
+  last.len += merge;
+  size_ += merge;
+  return merge;
+}
+
+size_t LinuxPipe::copy_pages(const Bytes& data, size_t from) {
+  while (from < data.size() && !full()) {
+    Slot slot;
+    slot.page.resize(kPageSize);
+    slot.len = std::min(kPageSize, data.size() - from);
+    std::memcpy(slot.page.data(), data.data() + from, slot.len);
+    from += slot.len;
+    size_ += slot.len;
+    slots_.push_back(std::move(slot));
+  }
+  return from;
 }
 
 void LinuxPipe::wake_reader() {
-  if (readable_waiter_) {
+  if (readable_waiter_ && !locked_) {
     waker_.wake(*readable_waiter_);
     readable_waiter_.reset();
   }
@@ -41,38 +59,67 @@ void LinuxPipe::wake_reader() {
 bool LinuxPipe::write(ProcessId writer, Bytes data, double /*now*/) {
   ++stats_.writes;
   stats_.bytes_written += data.size();
-  size_t copied = push(data.data(), data.size());
-  if (copied > 0) wake_reader();
-  if (copied == data.size()) return true;
+  const bool was_empty = slots_.empty();
+  size_t copied = copy_pages(data, merge_into_last(data));
+  if (copied == data.size()) {
+    if (was_empty || poll_usage_) wake_reader();
+    return true;
+  }
   ++stats_.blocked_writes;
+  if (was_empty) wake_reader();  // before sleeping on the full ring
   pending_write_ = PendingWrite{writer, std::move(data), copied};
   return false;
 }
 
+bool LinuxPipe::begin_copy(size_t size) {
+  if (locked_ || pending_write_ || !fits(size)) return false;
+  locked_ = true;
+  return true;
+}
+
+void LinuxPipe::end_copy(double /*now*/) {
+  locked_ = false;
+  if (size_ > 0 || write_closed_) wake_reader();
+}
+
 Bytes LinuxPipe::read_now(size_t max, double /*now*/) {
-  size_t n = std::min(max, size_);
-  Bytes out(n);
-  if (n == 0) return out;
-  size_t first = std::min(n, ring_.size() - head_);
-  std::memcpy(out.data(), ring_.data() + head_, first);
-  std::memcpy(out.data() + first, ring_.data(), n - first);
-  head_ = (head_ + n) % ring_.size();
-  size_ -= n;
-  stats_.bytes_read += n;
-  if (pending_write_) {  // the kernel wakes the writer, which copies on into the room made
+  Bytes out;
+  if (locked_) return out;
+  out.reserve(std::min(max, size_));
+  bool wake_writer = false;
+  while (out.size() < max && !slots_.empty()) {
+    Slot& slot = slots_.front();
+    size_t n = std::min(slot.len, max - out.size());
+    out.insert(out.end(), slot.page.begin() + static_cast<std::ptrdiff_t>(slot.offset),
+               slot.page.begin() + static_cast<std::ptrdiff_t>(slot.offset + n));
+    slot.offset += n;
+    slot.len -= n;
+    size_ -= n;
+    if (slot.len == 0) {
+      wake_writer |= full();
+      slots_.pop_front();
+    }
+  }
+  stats_.bytes_read += out.size();
+  if (wake_writer && pending_write_) {  // the writer wakes, finds the pipe as the read left it, copies on
     PendingWrite& w = *pending_write_;
-    w.offset += push(w.data.data() + w.offset, w.data.size() - w.offset);
+    const bool was_empty = slots_.empty();
+    w.offset = copy_pages(w.data, w.offset);
     if (w.offset == w.data.size()) {
       ProcessId writer = w.writer;
       pending_write_.reset();
+      if (was_empty || poll_usage_) wake_reader();
       waker_.wake(writer);
+    } else if (was_empty) {
+      wake_reader();
     }
   }
   return out;
 }
 
 void LinuxPipe::notify_when_readable(ProcessId reader) {
-  if (size_ > 0 || write_closed_) {
+  poll_usage_ = true;
+  if (available() > 0 || (write_closed_ && !locked_)) {
     waker_.wake(reader);
   } else {
     readable_waiter_ = reader;

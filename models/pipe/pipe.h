@@ -35,6 +35,10 @@ class Pipe {
   virtual bool write(ProcessId writer, Bytes data, double now) = 0;
   virtual bool writer_blocked() const = 0;
   virtual void close_write(double now) = 0;
+  // A writer that models how long its copy takes asks to hold the pipe for it: true (Linux, the write fits
+  // whole) means readers see nothing new until end_copy(), after the write(). False: write at once.
+  virtual bool begin_copy(size_t /*size*/) { return false; }
+  virtual void end_copy(double /*now*/) {}
 
   // Reader side: what a poll/peek sees, and a read that never waits (up to `max` of what is there).
   virtual size_t available() const = 0;

@@ -22,6 +22,7 @@ Status validate(const PipelineOptions& o) {
   if (o.reader.handler_c0 < 0 || o.reader.handler_c1 < 0) {
     return Status::Error("handler_c0 and handler_c1 must be >= 0");
   }
+  if (!(o.reader.wake_latency >= 0)) return Status::Error("wake_latency must be >= 0 s");
   if (windows && o.mechanism == Mechanism::kPollTick && !(o.timer_resolution > 0)) {
     return Status::Error("timer_resolution must be > 0 with mechanism = \"poll-tick\"");
   }

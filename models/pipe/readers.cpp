@@ -49,9 +49,16 @@ Action LinuxReader::step(double now) {
   }
   if (pipe_.available() == 0 && !pipe_.closed()) {
     pipe_.notify_when_readable(id_);
+    slept_ = true;
     return Wait{};
   }
+  if (slept_ && !latency_paid_ && options_.wake_latency > 0) {
+    latency_paid_ = true;
+    return SleepUntil{now + options_.wake_latency};
+  }
   waiting_ = false;
+  slept_ = false;
+  latency_paid_ = false;
   return handle(pipe_.read_now(read_size(), now), since_, now);
 }
 

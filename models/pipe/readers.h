@@ -9,7 +9,8 @@
 // jdk-blocking (ProcessBuilder): blocking reads of `read_size` (8 KiB: BufferedInputStream), same handler.
 // nuprocess-epoll (NuProcess on Linux, BasePosixProcess.java:329 at nuprocess-2.0.2): level-triggered
 //   readiness, then read(min(available, 65,536)) (:343); on Linux a jdk-blocking read waits for the first
-//   byte the same way.
+//   byte the same way. A reader that had to sleep reads `wake_latency` after the pipe woke it, and takes
+//   what is there then; one that finds data when it polls again reads at once.
 //
 // The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
 #pragma once
@@ -41,6 +42,8 @@ struct ReaderOptions {
   size_t read_size = 8192;     // jdk-blocking only: bytes per blocking read
   double handler_c0 = 220e-6;  // seconds per completed read
   double handler_c1 = 1e-9;    // seconds per byte of a completed read
+  double wake_latency = 0;     // Linux: seconds from a wake on a readable pipe to the read (a measured
+                               // machine property: the woken thread must be scheduled on its CPU)
 };
 
 struct ReaderStats {
@@ -88,6 +91,8 @@ class LinuxReader : public Reader {
   LinuxPipe& pipe_;
   bool waiting_ = false;
   double since_ = 0;
+  bool slept_ = false;  // waited for the pipe since the last read
+  bool latency_paid_ = false;
 };
 
 }  // namespace perflab::pipe

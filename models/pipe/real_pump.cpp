@@ -14,7 +14,9 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace perflab::pipe {
 namespace {
@@ -50,6 +52,53 @@ double schedstat_seconds(pid_t pid) {
 
 double seconds(const timeval& t) {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
+// CLOCK_MONOTONIC, the recorder's clock, in nanoseconds.
+int64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// The child's environment: ours, with the recorder preloaded and told where to save.
+std::vector<std::string> recording_environment(const std::string& recorder, const std::string& log) {
+  std::vector<std::string> env;
+  std::string preload = "LD_PRELOAD=" + recorder;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry = *e;
+    if (entry.rfind("PERFLAB_WRITE_LOG=", 0) == 0) continue;
+    if (entry.rfind("LD_PRELOAD=", 0) == 0) {
+      preload += ":" + entry.substr(11);
+      continue;
+    }
+    env.push_back(entry);
+  }
+  env.push_back(preload);
+  env.push_back("PERFLAB_WRITE_LOG=" + log);
+  return env;
+}
+
+// Parses the recorder's log (write_recorder.cpp) into writes timed from `origin_ns`.
+Status read_write_log(const std::string& path, int64_t origin_ns, RealPumpResult& result) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("the write recorder left no log (did the child exit normally?): " + path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      auto at = line.find(", ");
+      if (at != std::string::npos) result.dropped_writes = std::strtoull(line.c_str() + at + 2, nullptr, 10);
+      continue;
+    }
+    long long start = 0, end = 0, written = 0;
+    if (std::sscanf(line.c_str(), "%lld,%lld,%lld", &start, &end, &written) != 3) {
+      return Status::Error(path + ": unreadable write record \"" + line + "\"");
+    }
+    result.writes.push_back(ChildWrite{static_cast<double>(start - origin_ns) * 1e-9,
+                                       static_cast<double>(end - origin_ns) * 1e-9, written});
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -126,9 +175,30 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
   std::vector<char*> argv;
   for (const auto& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  std::string write_log;
+  std::vector<std::string> env_entries;
+  std::vector<char*> env;
+  if (!options.write_recorder.empty()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "perflab-writes-XXXXXX").string();
+    int fd = mkstemp(pattern.data());
+    if (fd < 0) return errno_error("mkstemp for the write log");
+    close(fd);
+    write_log = pattern;
+    env_entries = recording_environment(options.write_recorder, write_log);
+    for (auto& entry : env_entries) env.push_back(entry.data());
+    env.push_back(nullptr);
+  }
+  struct RemoveLog {
+    const std::string& path;
+    ~RemoveLog() {
+      if (!path.empty()) std::remove(path.c_str());
+    }
+  } remove_log{write_log};
   pid_t child = 0;
   auto start = std::chrono::steady_clock::now();
-  int spawned = posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  const int64_t origin_ns = monotonic_ns();
+  int spawned =
+      posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), env.empty() ? environ : env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0)
     return Status::Error("cannot start \"" + options.argv[0] + "\": " + std::strerror(spawned));
@@ -175,6 +245,7 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
     }
     epoll_event ready{};
     int n = epoll_wait(epoll.get(), &ready, 1, static_cast<int>(left.count()));
+    const int64_t ready_ns = options.log_reads ? monotonic_ns() : 0;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       reap(true);
@@ -188,6 +259,7 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
       return errno_error("read");
     }
     if (got == 0) break;  // every write end closed: end of stream
+    const int64_t done_ns = options.log_reads ? monotonic_ns() : 0;
     ++result.reads;
     if (result.head.size() < 16) {
       result.head.append(reinterpret_cast<const char*>(buffer.data()),
@@ -196,12 +268,30 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
     result.bytes += static_cast<uint64_t>(got);
     result.checksum.add(buffer.data(), static_cast<size_t>(got));
     if (options.side_band) side_band.add(buffer.data(), static_cast<size_t>(got));
+    if (options.log_reads) {
+      result.read_log.push_back(PumpRead{
+          static_cast<double>(ready_ns - origin_ns) * 1e-9, static_cast<double>(done_ns - origin_ns) * 1e-9,
+          static_cast<double>(monotonic_ns() - origin_ns) * 1e-9, static_cast<uint64_t>(got)});
+    }
   }
   result.band1_packets = side_band.band1_packets();
   result.band1_bytes = side_band.band1_bytes();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reap(false);
+  if (!write_log.empty()) {
+    if (Status read = read_write_log(write_log, origin_ns, result); !read.ok()) return read;
+    uint64_t recorded = 0;
+    for (const ChildWrite& w : result.writes) recorded += w.result > 0 ? static_cast<uint64_t>(w.result) : 0;
+    result.unrecorded_bytes = result.bytes > recorded ? result.bytes - recorded : 0;
+  }
   return result;
+}
+
+std::string built_write_recorder() {
+#ifdef PERFLAB_WRITE_RECORDER
+  if (std::filesystem::exists(PERFLAB_WRITE_RECORDER)) return PERFLAB_WRITE_RECORDER;
+#endif
+  return "";
 }
 
 }  // namespace perflab::pipe

@@ -9,6 +9,10 @@
 // with wait4, whose rusage adds the children it waited for (upload-pack's pack-objects). Side band:
 // optionally the stream is parsed as pkt-lines (4 hex digits of length, a band byte), counting the band-1
 // packets, so CPU per relayed packet can be reported.
+// Same-run trace: optionally the child runs with perflab_write_recorder preloaded (write_recorder.cpp),
+// which records when each of its writes on stdout started and returned, and the pump logs when each of its
+// reads became ready, returned and was handled, all on CLOCK_MONOTONIC from the spawn: the run's own write
+// trace, to replay into the model beside the reads the kernel gave.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +31,21 @@ struct RealPumpOptions {
   size_t read_size = 65536;       // bytes per read
   double timeout_s = 60;          // the whole run, child included
   bool side_band = false;         // parse the stream as side-band pkt-lines (upload-pack's output)
+  std::string write_recorder;     // path of perflab_write_recorder to preload; empty: no write trace
+  bool log_reads = false;         // keep a PumpRead per read
+};
+
+struct ChildWrite {  // one write(2) of the child on its stdout, seconds from the spawn
+  double start_s;
+  double end_s;
+  int64_t result;  // bytes written, or -errno
+};
+
+struct PumpRead {    // one read that returned data, seconds from the spawn
+  double ready_s;    // epoll_wait returned
+  double done_s;     // read returned
+  double handled_s;  // checksum (and side-band count) done: the pump goes back to epoll_wait
+  uint64_t bytes;
 };
 
 struct RealPumpResult {
@@ -38,11 +57,15 @@ struct RealPumpResult {
   bool exited = false;   // the child called exit; else it was killed by `signal`
   int exit_status = -1;
   int signal = 0;
-  std::string head;               // the first bytes read (up to 16), e.g. "PACK" for a pack
-  double child_cpu_s = -1;        // the child's own CPU (schedstat); -1 if /proc did not say
-  double descendants_cpu_s = -1;  // user + system CPU of the children it waited for (rusage minus own)
-  uint64_t band1_packets = 0;     // side_band: pkt-lines on band 1 (pack data)
-  uint64_t band1_bytes = 0;       // side_band: their payload bytes
+  std::string head;                // the first bytes read (up to 16), e.g. "PACK" for a pack
+  double child_cpu_s = -1;         // the child's own CPU (schedstat); -1 if /proc did not say
+  double descendants_cpu_s = -1;   // user + system CPU of the children it waited for (rusage minus own)
+  uint64_t band1_packets = 0;      // side_band: pkt-lines on band 1 (pack data)
+  uint64_t band1_bytes = 0;        // side_band: their payload bytes
+  std::vector<ChildWrite> writes;  // write_recorder: the child's writes on stdout, in order
+  uint64_t unrecorded_bytes = 0;   // write_recorder: bytes read that no recorded write accounts for
+  uint64_t dropped_writes = 0;     // write_recorder: writes beyond what it can keep
+  std::vector<PumpRead> read_log;  // log_reads
 };
 
 // Counts side-band pkt-lines in a stream fed in arbitrary pieces (pkt-line.c: 4 hex digits of length
@@ -66,5 +89,8 @@ class SideBandCounter {
 };
 
 Result<RealPumpResult> run_real_pump(const RealPumpOptions& options);
+
+// The perflab_write_recorder built with this tree, or "" if it is not there.
+std::string built_write_recorder();
 
 }  // namespace perflab::pipe

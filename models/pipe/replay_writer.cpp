@@ -35,12 +35,16 @@ Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::
   std::string line;
   int number = 0;
   bool header = false;
+  bool with_copy = false;
   while (std::getline(in, line)) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
     std::string at = where + ":" + std::to_string(number) + ": ";
     if (!header) {
-      if (line != "time_s,bytes") return line_error(at, "expected the header \"time_s,bytes\"", line);
+      with_copy = line == "time_s,bytes,copied_s";
+      if (line != "time_s,bytes" && !with_copy) {
+        return line_error(at, "expected the header \"time_s,bytes\" or \"time_s,bytes,copied_s\"", line);
+      }
       header = true;
       continue;
     }
@@ -52,13 +56,23 @@ Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::
     }
     const char* size_text = line.c_str() + comma + 1;
     long long bytes = std::strtoll(size_text, &end, 10);
-    if (end == size_text || *end != '\0') return line_error(at, "expected a whole number of bytes", line);
+    double copied = time;
+    if (with_copy) {
+      if (end == size_text || *end != ',') return line_error(at, "expected \"seconds,bytes,seconds\"", line);
+      const char* copied_text = end + 1;
+      copied = std::strtod(copied_text, &end);
+      if (end == copied_text || *end != '\0' || copied < time) {
+        return line_error(at, "expected a copy time >= the write's time", line);
+      }
+    } else if (end == size_text || *end != '\0') {
+      return line_error(at, "expected a whole number of bytes", line);
+    }
     if (bytes <= 0)
       return Status::Error(at + "a write must have at least 1 byte, got " + std::to_string(bytes));
     if (time < 0 || (!events.empty() && time < events.back().at)) {
       return Status::Error(at + "times must be >= 0 and non-decreasing, got " + std::to_string(time));
     }
-    events.push_back({time, static_cast<size_t>(bytes)});
+    events.push_back({time, static_cast<size_t>(bytes), copied - time});
   }
   if (!header) return Status::Error(where + ": no \"time_s,bytes\" header, expected a write trace");
   if (events.empty()) return Status::Error(where + ": the trace has no writes, expected at least one");
@@ -90,12 +104,21 @@ Action ReplayWriter::step(double now) {
   }
   while (next_ < events_.size()) {
     const WriteEvent& event = events_[next_];
-    if (now < start_ + event.at) return SleepUntil{start_ + event.at};
+    if (!copying_ && now < start_ + event.at) return SleepUntil{start_ + event.at};
+    if (!copying_ && event.copy_s > 0 && out_.begin_copy(event.bytes)) {
+      copying_ = true;
+      return SleepUntil{now + event.copy_s};
+    }
     Bytes data = content(content_seed_, offset_, event.bytes);
     offset_ += event.bytes;
     checksum_.add(data);
     ++next_;
-    if (!out_.write(id_, std::move(data), now)) {
+    const bool complete = out_.write(id_, std::move(data), now);
+    if (copying_) {
+      copying_ = false;
+      out_.end_copy(now);
+    }
+    if (!complete) {
       blocked_ = true;
       blocked_since_ = now;
       return Wait{};

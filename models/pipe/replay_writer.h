@@ -4,7 +4,9 @@
 // time, or as soon as the previous one has finished if the pipe held the writer up.
 //
 // Trace file: `#` comment lines, a header `time_s,bytes`, then one write per line: seconds since the first
-// write (non-decreasing, >= 0) and its size in bytes (> 0).
+// write (non-decreasing, >= 0) and its size in bytes (> 0). With the header `time_s,bytes,copied_s` a third
+// column says when the write's copy was done (>= time_s): the writer then holds the pipe until then
+// (Pipe::begin_copy; a Linux pipe's mutex) if the write fits whole, so its bytes appear then.
 #pragma once
 
 #include <filesystem>
@@ -17,8 +19,9 @@
 namespace perflab::pipe {
 
 struct WriteEvent {
-  double at;     // seconds after the writer starts
-  size_t bytes;  // > 0
+  double at;          // seconds after the writer starts
+  size_t bytes;       // > 0
+  double copy_s = 0;  // how long the write holds the pipe when it fits whole (0: no time)
 };
 
 std::vector<WriteEvent> fixed_schedule(uint64_t total_bytes, size_t chunk_size, double rate);
@@ -45,6 +48,7 @@ class ReplayWriter : public Process {
   uint64_t offset_ = 0;
   bool started_ = false;
   double start_ = 0;
+  bool copying_ = false;  // holding the pipe for the current write's copy
   bool blocked_ = false;
   double blocked_since_ = 0;
   double blocked_s_ = 0;

@@ -1,7 +1,9 @@
 // Micro-engine driver of the pipe study: the real Linux pump (models/pipe/real_pump.h) reading a real git
 // child (pack-objects or upload-pack over a repository made by make_repo.sh) through a pipe of `pipe_buffer`
 // bytes; only the child's run and the pump are timed. The control experiment: the seed says Linux shows no
-// penalty at 64 KiB.
+// penalty at 64 KiB. Each run also records the child's writes (perflab_write_recorder) and is replayed into
+// the simulated Linux pump with the pipe the kernel set (models/pipe/same_run.h): the model's reads beside
+// the kernel's on the very run measured.
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "models/pipe/real_git.h"
+#include "models/pipe/same_run.h"
 #include "scenarios/pipe/pipe_study.h"
 #include "sim/markdown.h"
 #include "sim/scenario.h"
@@ -47,16 +50,64 @@ std::string git_version() {
   return v.rfind("git version ", 0) == 0 ? v.substr(12) : v;
 }
 
-// The child's CPU of every repetition of a point (the counters keep only one repetition's).
+// What every repetition of a point measured (the counters keep only one repetition's).
 struct CpuSamples {
   std::vector<double> own;          // the child itself, seconds
   std::vector<double> descendants;  // what it waited for (upload-pack: pack-objects), seconds
 };
+struct SameRunSamples {
+  std::vector<double> real_reads, sim_reads, ratio, wake_latency, read_c0, read_c1;
+  int failed = 0;  // runs whose record could not be replayed
+};
+
+// Replays a recorded run into the model; false if the record does not make a trace.
+bool add_same_run(const pipe::RealPumpResult& run, SameRunSamples& samples) {
+  auto same = pipe::same_run_from(run);
+  if (!same.ok()) return false;
+  auto sim = pipe::replay_same_run(*same);
+  if (!sim.ok() || sim->reads == 0) return false;
+  samples.real_reads.push_back(static_cast<double>(run.reads));
+  samples.sim_reads.push_back(static_cast<double>(sim->reads));
+  samples.ratio.push_back(static_cast<double>(sim->reads) / static_cast<double>(run.reads));
+  samples.wake_latency.push_back(same->wake_latency);
+  samples.read_c0.push_back(same->read_c0);
+  samples.read_c1.push_back(same->read_c1);
+  return true;
+}
 
 double median_of(std::vector<double> values) {
+  if (values.empty()) return -1;
   std::sort(values.begin(), values.end());
   size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The model against the kernel on the very runs measured (models/pipe/same_run.h).
+std::string same_run_report(const RunTable& table) {
+  auto first = [&table](size_t p, const char* metric) {
+    auto v = table.values(p, metric);
+    return v.empty() ? -1.0 : v[0];
+  };
+  std::string rows;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    if (first(p, "same_runs") <= 0) continue;
+    char row[400];
+    std::snprintf(row, sizeof(row),
+                  "| %s | %s | %.0f | %.0f | %.0f | %.2f | %.1f us | %.2f us + %.2f ns/B |\n",
+                  table.params(p).string("real_child").c_str(), table.column_label(p, "pipe_buffer").c_str(),
+                  first(p, "same_runs"), first(p, "same_run_reads"), first(p, "same_run_sim_reads"),
+                  first(p, "sim_over_real"), first(p, "wake_latency_us"), first(p, "read_c0_us"),
+                  first(p, "read_c1_ns"));
+    rows += row;
+  }
+  if (rows.empty()) return "";
+  return "\n### The model against the kernel on the same runs\n\n"
+         "Each run's own writes (recorded inside the child by perflab_write_recorder) replayed into the "
+         "simulated Linux pump with the pipe the kernel set, the reader's wake latency and cost per read "
+         "measured in that run (models/pipe/same_run.h); medians over the runs.\n\n"
+         "| child | pipe asked | runs | kernel: reads | model: reads | model / kernel | wake latency | "
+         "read cost |\n|---|---:|---:|---:|---:|---:|---:|---:|\n" +
+         rows;
 }
 
 }  // namespace
@@ -68,6 +119,7 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
   const RealChild child = knobs_set.real_child;
   auto options = std::make_shared<pipe::RealPumpOptions>();
   auto cpu = std::make_shared<CpuSamples>();
+  auto same_runs = std::make_shared<SameRunSamples>();
   MicroWorkload micro;
   micro.set_up = [=]() {
     if (!options->argv.empty()) return Status::OK();
@@ -78,22 +130,25 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
     options->pipe_size = pipe_size;
     options->read_size = pipe::kNuProcessBufferCapacity;
     options->timeout_s = 300;
+    options->write_recorder = pipe::built_write_recorder();
+    options->log_reads = !options->write_recorder.empty();
     return Status::OK();
   };
-  micro.run = [options, cpu]() {
+  micro.run = [options, cpu, same_runs]() {
     auto r = pipe::run_real_pump(*options);
     if (!r.ok() || !r->exited || r->exit_status != 0) return Metrics{{"failed", 1}};
     if (r->child_cpu_s >= 0) {
       cpu->own.push_back(r->child_cpu_s);
       cpu->descendants.push_back(r->descendants_cpu_s);
     }
+    if (options->log_reads && !add_same_run(*r, *same_runs)) ++same_runs->failed;
     return Metrics{{"bytes", static_cast<double>(r->bytes)},
                    {"reads", static_cast<double>(r->reads)},
                    {"pipe_size_set", static_cast<double>(r->pipe_size)},
                    {"packets", static_cast<double>(r->band1_packets)},
                    {"payload", static_cast<double>(r->band1_bytes)}};
   };
-  micro.report = [cpu](double seconds, const Metrics& counters) {
+  micro.report = [cpu, same_runs](double seconds, const Metrics& counters) {
     auto get = [&](const char* name) { return counters.count(name) != 0 ? counters.at(name) : 0.0; };
     Metrics m{{"throughput_mib_s", get("bytes") / seconds / kMiB},
               {"seconds", seconds},
@@ -108,6 +163,15 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
     // upload-pack: its CPU over the whole clone (start-up included) / the band-1 packets it relayed.
     m["cpu_per_packet_us"] =
         get("packets") > 0 && !cpu->own.empty() ? 1e6 * median_of(cpu->own) / get("packets") : 0.0;
+    const SameRunSamples& same = *same_runs;
+    m["same_run_reads"] = median_of(same.real_reads);
+    m["same_run_sim_reads"] = median_of(same.sim_reads);
+    m["sim_over_real"] = median_of(same.ratio);
+    m["wake_latency_us"] = same.wake_latency.empty() ? -1 : 1e6 * median_of(same.wake_latency);
+    m["read_c0_us"] = same.read_c0.empty() ? -1 : 1e6 * median_of(same.read_c0);
+    m["read_c1_ns"] = same.read_c1.empty() ? -1 : 1e9 * median_of(same.read_c1);
+    m["same_runs"] = static_cast<double>(same.ratio.size());
+    m["same_runs_failed"] = same.failed;
     return m;
   };
   return micro;
@@ -151,6 +215,7 @@ std::string linux_real_report(const RunTable& table) {
         git_version(), 1e3 * cpu_sum / packets_sum, payload_sum / packets_sum,
         1e3 * cpu_sum / payload_sum * 8192);
   }
+  out += same_run_report(table);
   // The seed's claim, per child: no penalty at 64 KiB. On a shared machine the repetitions spread widely, so
   // 64 KiB counts as penalised only if its repetitions and the fastest size's do not overlap at all: its best
   // is slower than the fastest size's worst.

@@ -103,6 +103,11 @@ const Knobs<PipeOptions>& knobs() {
               "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
         .at_least(1)
         .only(micro);
+    k.duration(
+         "wake_latency", [](O & o) -> auto& { return o.pipeline.reader.wake_latency; },
+         "linux: from a wake on a readable pipe to the reader's read (measured per run: "
+         "scenarios/pipe/NOTES.md); 0 = the reader reacts at once")
+        .only(sim);
     return k;
   }();
   return knobs;
@@ -152,6 +157,14 @@ Study pipe_study() {
       {"descendants_cpu_ms", "CPU of the processes the child waited for (upload-pack: pack-objects), median"},
       {"packets", "upload-pack: side-band packets on band 1 (pack data) in one run"},
       {"cpu_per_packet_us", "upload-pack: its CPU over the clone (start-up included) / band-1 packets"},
+      {"same_run_reads", "the pump's reads, median over the runs replayed into the model"},
+      {"same_run_sim_reads", "the model's reads on each run's own write trace and pipe, median"},
+      {"sim_over_real", "model reads / kernel reads on the same run, median over the runs"},
+      {"wake_latency_us", "measured per run: epoll_wait returned - the waking write copied, median"},
+      {"read_c0_us", "measured per run: the pump's time per read, median"},
+      {"read_c1_ns", "measured per run: the pump's time per byte read, median"},
+      {"same_runs", "runs replayed into the model", true},
+      {"same_runs_failed", "runs whose write record could not be replayed (no recorder: all)", true},
   };
   study.setup_micro = setup_linux_real;
   study.validate = validate;

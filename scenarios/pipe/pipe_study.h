@@ -22,7 +22,7 @@ inline const EnumNames<RealChild> kRealChildNames{
 struct PipeOptions {
   pipe::PipelineOptions pipeline;
   Distribution completion_delay = Distribution::constant(1e-3, Quantity::kDuration);  // H1: D per held read
-  std::string trace = "data/git-upload-pack.writes.csv";  // writer = trace: the captured writes
+  std::string trace = "data/git-upload-pack.64KiB.writes.csv";  // writer = trace: the captured writes
   double trace_speed = 1.0;                               // writer = trace: replay this many times faster
   RealChild real_child = RealChild::kPackObjects;         // micro
   int64_t repo_mib = 32;                                  // micro: MiB of the generated repository

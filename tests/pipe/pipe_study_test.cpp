@@ -45,7 +45,7 @@ TEST(PipeStudy, TraceWriterReplaysTheCommittedCapture) {
   write_file(dir / "t.toml",
              "[scenario]\nname = \"t\"\nstudy = \"pipe\"\nengine = \"sim\"\n[network]\nlatency = \"0ms\"\n"
              "bandwidth = \"1GBps\"\n[params]\nwriter = \"trace\"\ntrace = \"" +
-                 std::string(PERFLAB_SCENARIOS) + "/pipe/data/git-upload-pack.writes.csv\"\n");
+                 std::string(PERFLAB_SCENARIOS) + "/pipe/data/git-upload-pack.64KiB.writes.csv\"\n");
   CliResult r = run_perflab("run " + (dir / "t.toml").string() + " --format csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("throughput_mib_s"), std::string::npos);

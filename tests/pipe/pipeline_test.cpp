@@ -120,6 +120,12 @@ TEST(Trace, MalformedOrMissingFilesAreReported) {
   EXPECT_FALSE(parse_trace("time_s,bytes\n0.5,1\n0.1,1\n", "t").ok());
   EXPECT_FALSE(parse_trace("time_s,bytes\n", "t").ok());
   EXPECT_FALSE(parse_trace("time_s,bytes\n0,12x\n", "t").ok());
+  auto copied = parse_trace("time_s,bytes,copied_s\n0,5,0.000001\n0.5,9,0.5\n", "t");
+  ASSERT_TRUE(copied.ok()) << copied.status().message();
+  EXPECT_DOUBLE_EQ((*copied)[0].copy_s, 1e-6);
+  EXPECT_DOUBLE_EQ((*copied)[1].copy_s, 0);
+  EXPECT_FALSE(parse_trace("time_s,bytes,copied_s\n0.5,9,0.4\n", "t").ok());
+  EXPECT_FALSE(parse_trace("time_s,bytes,copied_s\n0.5,9\n", "t").ok());
   EXPECT_NE(load_trace("/nonexistent/trace.csv").status().message().find("cannot read"), std::string::npos);
 }
 

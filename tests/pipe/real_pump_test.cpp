@@ -52,6 +52,39 @@ TEST(RealPump, ReadsExactlyWhatTheChildWrote) {
   EXPECT_EQ(r->exit_status, 0);
 }
 
+// The preloaded recorder sees each of cat's writes on its stdout, timed on the pump's clock.
+TEST(RealPump, TheWriteRecorderTimesEveryWriteTheChildMakes) {
+  if (built_write_recorder().empty()) GTEST_SKIP() << "perflab_write_recorder is not built";
+  TempFolder dir;
+  Bytes data = content(3, 0, 1024 * 1024 + 5);
+  std::ofstream(dir.path() / "data.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  RealPumpOptions o;
+  o.argv = {"cat", (dir.path() / "data.bin").string()};
+  o.pipe_size = 65536;
+  o.timeout_s = 20;
+  o.write_recorder = built_write_recorder();
+  o.log_reads = true;
+  auto r = run_real_pump(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_FALSE(r->writes.empty());
+  uint64_t written = 0;
+  double last_end = 0;
+  for (const ChildWrite& w : r->writes) {
+    EXPECT_GT(w.result, 0);
+    EXPECT_LE(w.start_s, w.end_s);
+    EXPECT_GE(w.start_s, last_end);  // one writer: its writes follow each other
+    last_end = w.end_s;
+    written += static_cast<uint64_t>(w.result);
+  }
+  EXPECT_EQ(written, data.size());
+  EXPECT_EQ(r->unrecorded_bytes, 0u);
+  EXPECT_EQ(r->dropped_writes, 0u);
+  ASSERT_EQ(r->read_log.size(), r->reads);
+  EXPECT_LT(r->read_log.back().handled_s, r->seconds);
+  EXPECT_GE(r->read_log.front().ready_s, r->writes.front().start_s);  // nothing to read before a write
+}
+
 TEST(RealPump, ReportsTheExitStatus) {
   auto r = run_real_pump(shell("printf abc; exit 3"));
   ASSERT_TRUE(r.ok()) << r.status().message();

@@ -1,0 +1,122 @@
+// The Linux pipe model against the kernel on the same run (models/pipe/same_run.h): what a recorded run
+// gives the model (trace, wake latency, read cost) on a made-up record, and the behaviour check on real git:
+// the model's reads on each run's own writes within 25% of the kernel's reads in that run.
+#include "models/pipe/same_run.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "models/pipe/real_git.h"
+
+namespace perflab::pipe {
+namespace {
+
+// A record of two side-band packets (5-byte header, 12,000-byte payload), the ref advertisement before them
+// (written by stdio, so not recorded), and the pump's three reads: woken 5 us and 7 us after each header's
+// copy, each read costing 1 us + 1 ns per byte.
+RealPumpResult made_up_run() {
+  RealPumpResult run;
+  run.pipe_size = 65536;
+  run.writes = {{0.010, 0.0100004, 5},
+                {0.01000047, 0.0100014, 12000},
+                {0.020, 0.0200004, 5},
+                {0.02000047, 0.0200014, 12000}};
+  run.unrecorded_bytes = 324;
+  run.bytes = 324 + 2 * 12005;
+  run.reads = 3;
+  auto read = [](double ready, uint64_t bytes) {
+    double cost = 1e-6 + 1e-9 * static_cast<double>(bytes);
+    return PumpRead{ready, ready + cost / 2, ready + cost, bytes};
+  };
+  run.read_log = {read(0.005, 324), read(0.0100004 + 5e-6, 12005), read(0.0200004 + 7e-6, 12005)};
+  return run;
+}
+
+TEST(SameRun, AMadeUpRecordGivesItsTraceLatencyAndReadCost) {
+  auto same = same_run_from(made_up_run());
+  ASSERT_TRUE(same.ok()) << same.status().message();
+  ASSERT_EQ(same->trace.size(), 5u);  // the advertisement first, at the pump's first readiness
+  EXPECT_EQ(same->trace[0].bytes, 324u);
+  EXPECT_DOUBLE_EQ(same->trace[0].at, 0);
+  EXPECT_NEAR(same->trace[1].at, 0.005, 1e-12);
+  EXPECT_NEAR(same->copy_c0, 0.4e-6, 1e-12);          // the one-page writes' time
+  EXPECT_NEAR(same->trace[1].copy_s, 0.4e-6, 1e-12);  // a header's copy
+  EXPECT_LT(same->trace[2].copy_s, 0.93e-6 + 1e-12);  // at most the syscall's time
+  EXPECT_NEAR(same->wake_latency, 5e-6, 1e-12);       // median of 0 (the advertisement), 5 and 7 us
+  EXPECT_NEAR(same->read_c0, 1e-6, 1e-12);
+  EXPECT_NEAR(same->read_c1, 1e-9, 1e-15);
+  auto sim = replay_same_run(*same);
+  ASSERT_TRUE(sim.ok()) << sim.status().message();
+  EXPECT_EQ(sim->bytes, 324u + 2 * 12005);
+  EXPECT_EQ(sim->reads, 3u);  // each header read with its payload, as the kernel did
+}
+
+TEST(SameRun, ARecordThatDoesNotAddUpIsRefused) {
+  RealPumpResult run = made_up_run();
+  run.bytes += 1;
+  EXPECT_FALSE(same_run_from(run).ok());
+  run = made_up_run();
+  run.read_log.pop_back();
+  EXPECT_FALSE(same_run_from(run).ok());
+  run = made_up_run();
+  run.writes.clear();
+  EXPECT_FALSE(same_run_from(run).ok());
+}
+
+class TempFolder {
+ public:
+  TempFolder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "pipe-same-run-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The behaviour check. Real upload-pack serving a clone of an 8 MiB repository, three runs per pipe size,
+// 0.2 s apart; each run's own writes replayed into the model with the pipe the kernel set and the latency
+// and read cost measured in that run. Tolerance: the median of the three model/kernel read ratios within
+// 25% of 1. On this 2-core shared VM, 28 spaced runs of the 32 MiB clone at 8 KiB - 1 MiB gave per-run
+// ratios of 0.94-1.29 (one 1.65, a pump that lost its CPU) and medians per size of 1.03-1.09; the model
+// without the reader's wake latency gives 1.45-1.48 at 64 KiB on the same runs, and the old strace trace
+// was 3.5x off, so 25% passes the model's noise and fails either mistake.
+TEST(SameRun, TheModelMakesTheKernelsReadsOnTheRunsOwnWrites) {
+  if (built_write_recorder().empty()) GTEST_SKIP() << "perflab_write_recorder is not built";
+  TempFolder dir;
+  auto head = make_repo(PERFLAB_PIPE_SCRIPTS "/make_repo.sh", dir.path() / "repo", 8);
+  ASSERT_TRUE(head.ok()) << head.status().message();
+  for (size_t pipe_size : {size_t{4120}, size_t{65536}}) {
+    std::vector<double> ratios;
+    for (int run = 0; run < 3; ++run) {
+      RealPumpOptions o = upload_pack_child(dir.path() / "repo", *head);
+      o.pipe_size = pipe_size;
+      o.read_size = kNuProcessBufferCapacity;
+      o.timeout_s = 60;
+      o.write_recorder = built_write_recorder();
+      o.log_reads = true;
+      auto real = run_real_pump(o);
+      ASSERT_TRUE(real.ok()) << real.status().message();
+      ASSERT_EQ(real->exit_status, 0);
+      auto same = same_run_from(*real);
+      ASSERT_TRUE(same.ok()) << same.status().message();
+      EXPECT_EQ(same->trace.size(), real->writes.size() + 1);  // + the advertisement stdio wrote
+      auto sim = replay_same_run(*same);
+      ASSERT_TRUE(sim.ok()) << sim.status().message();
+      EXPECT_EQ(sim->bytes, real->bytes);
+      ratios.push_back(static_cast<double>(sim->reads) / static_cast<double>(real->reads));
+      usleep(200000);
+    }
+    std::sort(ratios.begin(), ratios.end());
+    EXPECT_NEAR(ratios[1], 1.0, 0.25) << "pipe " << pipe_size << ": model/kernel reads " << ratios[0] << ", "
+                                      << ratios[1] << ", " << ratios[2];
+  }
+}
+
+}  // namespace
+}  // namespace perflab::pipe
