@@ -6,18 +6,6 @@
 
 namespace perflab::share {
 
-const std::vector<std::string>& loop_policy_names() {
-  static const std::vector<std::string> names = {"eager", "coalesced", "readv"};
-  return names;
-}
-
-Result<LoopPolicy> parse_loop_policy(const std::string& name) {
-  if (name == "eager") return LoopPolicy::kEager;
-  if (name == "coalesced") return LoopPolicy::kCoalesced;
-  if (name == "readv") return LoopPolicy::kReadv;
-  return Status::Error("unknown loop policy \"" + name + "\", expected eager, coalesced or readv");
-}
-
 Share::Share(DownloadNode& node, int shnum, RemoteBucket& bucket, EventualQueue& queue, LoopPolicy policy,
              double dyhb_rtt)
     : node_(node),

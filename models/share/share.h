@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/common/status.h"
 #include "models/share/download_node.h"
 #include "models/share/eventual.h"
@@ -38,8 +39,9 @@
 namespace perflab::share {
 
 enum class LoopPolicy { kEager, kCoalesced, kReadv };
-const std::vector<std::string>& loop_policy_names();
-Result<LoopPolicy> parse_loop_policy(const std::string& name);
+inline const EnumNames<LoopPolicy> kLoopPolicyNames{
+    "loop policy",
+    {{LoopPolicy::kEager, "eager"}, {LoopPolicy::kCoalesced, "coalesced"}, {LoopPolicy::kReadv, "readv"}}};
 
 enum class BlockState { kComplete, kCorrupt, kDead, kBadSegnum };
 

@@ -68,13 +68,12 @@ Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) 
 
 Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs) {
   const share::EncodedFile& file = inputs.get<share::EncodedFile>();  // outlives the workload: the runner's
-  if (params.string("workload") == "decode") return setup_decode(file, params.integer("passes"));
-  auto policy = share::parse_loop_policy(params.string("loop"));
-  if (!policy.ok()) return policy.status();
-  const int64_t passes = params.integer("passes");
+  const ShareOptions o = knobs().options(params);
+  if (o.workload == CalibrationWorkload::kDecode) return setup_decode(file, o.passes);
+  const int64_t passes = o.passes;
   auto bench = std::make_shared<std::unique_ptr<Bench>>();
   MicroWorkload micro;
-  micro.set_up = [bench, &file, policy = *policy] {
+  micro.set_up = [bench, &file, policy = o.loop] {
     *bench = std::make_unique<Bench>(file, policy);
     return Status::OK();
   };

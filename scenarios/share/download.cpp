@@ -253,20 +253,19 @@ void serve(SimWorld& world, int server, const share::EncodedFile& file, double s
 }  // namespace
 
 Result<Metrics> run_download(const RunContext& context) {
-  const Params& p = context.params;
+  const ShareOptions o = knobs().options(context.params);
   const share::EncodedFile& file = context.inputs.get<share::EncodedFile>();
-  auto policy = share::parse_loop_policy(p.string("loop"));
-  if (!policy.ok()) return policy.status();
-  const int n = static_cast<int>(p.integer("n"));
-  CpuCosts cpu = cpu_costs(p);
+  const share::LoopPolicy policy = o.loop;
+  const int n = static_cast<int>(o.n);
+  CpuCosts cpu = cpu_costs(o);
   Costs costs{cpu.seconds_per_op, cpu.seconds_per_byte, cpu.seconds_per_call / kReadTokens};
 
   std::vector<std::string> hosts = {"client"};
   for (int s = 0; s < n; ++s) hosts.push_back("server-" + std::to_string(s));
   SimWorld world(context, hosts);
   Totals totals;
-  Reactor reactor(world, n, p.real("poll_window"), costs, totals);
-  share::DownloadNode node(file.cap, static_cast<uint64_t>(p.real("segment_size_guess")));
+  Reactor reactor(world, n, o.poll_window_s, costs, totals);
+  share::DownloadNode node(file.cap, o.segment_size_guess);
   std::vector<std::unique_ptr<SimBucket>> buckets;
   std::vector<std::unique_ptr<share::Share>> shares;
   std::string stall;
@@ -279,7 +278,7 @@ Result<Metrics> run_download(const RunContext& context) {
     double segment_started = 0;
     for (int s = 0; s < n; ++s) {
       buckets.push_back(std::make_unique<SimBucket>(reactor, s));
-      shares.push_back(std::make_unique<share::Share>(node, s, *buckets.back(), reactor.queue(), *policy,
+      shares.push_back(std::make_unique<share::Share>(node, s, *buckets.back(), reactor.queue(), policy,
                                                       rtt[static_cast<size_t>(s)]));
       share::Share* sh = shares.back().get();
       sh->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {

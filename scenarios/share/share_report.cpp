@@ -85,6 +85,7 @@ std::string headline_report(const RunTable& table) {
     auto row = ticket.find("loop", loop);
     return row ? ticket.number(*row, metric).value_or(0.0) : 0.0;
   };
+  const std::string tahoe_1_9 = kCpuCalibrationNames.name(CpuCalibration::kTahoe19);  // the ticket's
   // cpu -> loop -> the point
   std::map<std::string, std::map<std::string, size_t>> points;
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
@@ -95,11 +96,11 @@ std::string headline_report(const RunTable& table) {
                       "download (s)", "ticket (s)"},
                      "llrrrrrr");
   for (const auto& [cpu, by_loop] : points) {
-    for (const char* loop : {"eager", "coalesced", "readv"}) {
+    for (const std::string& loop : share::kLoopPolicyNames.names()) {
       auto it = by_loop.find(loop);
       if (it == by_loop.end()) continue;
       size_t p = it->second;
-      bool ticket_row = cpu == "tahoe-1.9" && std::string(loop) != "readv";
+      bool ticket_row = cpu == tahoe_1_9 && loop != share::kLoopPolicyNames.name(share::LoopPolicy::kReadv);
       runs.add({cpu, loop, mean_ci(table.values(p, "loop_calls"), "{:.0f}", "{:.0f}"),
                 ticket_row ? fmt::format("~{:.0f}", ticket_at(loop, "loop_calls")) : "—",
                 mean_ci(table.values(p, "wasted_loops"), "{:.0f}", "{:.0f}"),
@@ -113,7 +114,7 @@ std::string headline_report(const RunTable& table) {
     if (by_loop.count("eager") == 0 || by_loop.count("coalesced") == 0) continue;
     size_t before = by_loop.at("eager");
     size_t after = by_loop.at("coalesced");
-    bool tahoe = cpu == "tahoe-1.9";
+    bool tahoe = cpu == tahoe_1_9;
     ratios.add({cpu, ratio(mean(table.values(after, "loop_calls")), mean(table.values(before, "loop_calls"))),
                 tahoe ? ratio(ticket_at("coalesced", "loop_calls"), ticket_at("eager", "loop_calls")) : "—",
                 ratio(mean(table.values(after, "duration_s")), mean(table.values(before, "duration_s"))),

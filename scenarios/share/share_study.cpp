@@ -1,8 +1,7 @@
 // Study `share`: Tahoe-LAFS immutable download, eager vs coalesced Share.loop() (ticket #1268).
-// Parameters, metrics, validation, the per-point encoded file and the CPU calibrations.
+// The knobs, each bound to the member it sets, the metrics, validation, the per-point encoded file and the
+// CPU calibrations.
 #include "scenarios/share/share_study.h"
-
-#include "models/share/share.h"
 
 namespace perflab::share_study {
 namespace {
@@ -27,11 +26,11 @@ constexpr double kMeasuredCallSeconds = 1270e-6;
 
 }  // namespace
 
-CpuCosts cpu_costs(const Params& params) {
-  bool tahoe = params.string("cpu") == "tahoe-1.9";
-  double per_op = params.real("ns_per_op");
-  double per_byte = params.real("decode_ns_per_byte");
-  double per_call = params.real("call_cost");
+CpuCosts cpu_costs(const ShareOptions& options) {
+  bool tahoe = options.cpu == CpuCalibration::kTahoe19;
+  double per_op = options.ns_per_op;
+  double per_byte = options.decode_ns_per_byte;
+  double per_call = options.call_cost_us;
   CpuCosts costs;
   costs.seconds_per_op = per_op >= 0 ? per_op * 1e-9 : (tahoe ? kTahoeSecondsPerOp : kMeasuredNsPerOp * 1e-9);
   costs.seconds_per_byte =
@@ -41,28 +40,67 @@ CpuCosts cpu_costs(const Params& params) {
   return costs;
 }
 
-Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const Params& params) {
-  auto size = static_cast<uint64_t>(params.real("file_size"));
-  auto segment = static_cast<uint64_t>(params.real("segment_size"));
-  auto file = share::encode_file(std::make_shared<share::SeededContent>(size, 1),
-                                 static_cast<int>(params.integer("k")), static_cast<int>(params.integer("n")),
-                                 segment);
+Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const ShareOptions& options) {
+  auto file =
+      share::encode_file(std::make_shared<share::SeededContent>(options.file_size, 1),
+                         static_cast<int>(options.k), static_cast<int>(options.n), options.segment_size);
   if (!file.ok()) return file.status();
   return std::make_shared<const share::EncodedFile>(std::move(file).value());
+}
+
+const Knobs<ShareOptions>& knobs() {
+  static const Knobs<ShareOptions> knobs = [] {
+    using O = ShareOptions;
+    Knobs<O> k;
+    k.size("file_size", &O::file_size, "bytes of the file downloaded");
+    k.integer("k", &O::k, "shares needed to decode (needed_shares)");
+    k.integer("n", &O::n, "shares stored, one per storage server (total_shares)");
+    k.size("segment_size", &O::segment_size,
+           "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)");
+    k.choice("loop", &O::loop, share::kLoopPolicyNames,
+             "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read "
+             "per loop)");
+    k.choice("cpu", &O::cpu, kCpuCalibrationNames,
+             "calibration of the CPU costs (span operation, decoded byte, remote call): tahoe-1.9 (from the "
+             "figures of #1268 and #1545) or measured (this C++ model's loop and decode, the real Foolscap's "
+             "calls, on this machine)");
+    k.real("ns_per_op", &O::ns_per_op, "CPU per counted span operation, ns (-1: the cpu calibration's)")
+        .at_least(-1);
+    k.real("decode_ns_per_byte", &O::decode_ns_per_byte,
+           "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)")
+        .at_least(-1);
+    k.real("call_cost", &O::call_cost_us,
+           "CPU of one plain read() remote call on each side (client, server), us; other calls in "
+           "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
+        .at_least(-1);
+    k.size("segment_size_guess", &O::segment_size_guess,
+           "segment size the downloader guesses before it reads the UEB (Tahoe 1.9: 128 KiB, "
+           "node.py:67; Tahoe with 1 MiB segments guesses 1 MiB)");
+    k.duration("poll_window", &O::poll_window_s,
+               "sim: replies arriving within this window of the first are handled in one I/O pass")
+        .only(Engine::kSim);
+    k.choice("workload", &O::workload, kCalibrationWorkloadNames,
+             "micro: what to time: loop (redundant loop() passes: ns_per_op) or decode (a segment: "
+             "ns_per_byte)")
+        .only(Engine::kMicro);
+    k.integer("passes", &O::passes,
+              "micro: redundant loop() passes, or segment decodes, timed per repetition")
+        .at_least(1)
+        .only(Engine::kMicro);
+    return k;
+  }();
+  return knobs;
 }
 
 namespace {
 
 Status validate(const Params& params) {
-  auto size = static_cast<uint64_t>(params.real("file_size"));
-  auto segment = static_cast<uint64_t>(params.real("segment_size"));
-  int64_t k = params.integer("k");
-  int64_t n = params.integer("n");
-  if (params.real("segment_size_guess") < 1) return Status::Error("segment_size_guess is 0, expected > 0");
-  if (k > 256 || n > 256)
-    return Status::Error("k = " + std::to_string(k) + ", n = " + std::to_string(n) +
+  const ShareOptions o = knobs().options(params);
+  if (o.segment_size_guess < 1) return Status::Error("segment_size_guess is 0, expected > 0");
+  if (o.k > 256 || o.n > 256)
+    return Status::Error("k = " + std::to_string(o.k) + ", n = " + std::to_string(o.n) +
                          ": expected k <= n <= 256");
-  return share::check_encoding(size, static_cast<int>(k), static_cast<int>(n), segment);
+  return share::check_encoding(o.file_size, static_cast<int>(o.k), static_cast<int>(o.n), o.segment_size);
 }
 
 Study share_study() {
@@ -70,44 +108,7 @@ Study share_study() {
   study.name = "share";
   study.description =
       "Tahoe-LAFS immutable download: eager vs coalesced Share.loop() (ticket #1268) on real shares";
-  study.params = {
-      size_param("file_size", "12MiB", "bytes of the file downloaded"),
-      int_param("k", "3", "shares needed to decode (needed_shares)"),
-      int_param("n", "10", "shares stored, one per storage server (total_shares)"),
-      size_param("segment_size", "128KiB",
-                 "maximum segment size of the upload (rounded up to a multiple of k; Tahoe 1.9: 128 KiB)"),
-      choice_param(
-          "loop", "coalesced", share::loop_policy_names(),
-          "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read "
-          "per loop)"),
-      choice_param(
-          "cpu", "tahoe-1.9", {"tahoe-1.9", "measured"},
-          "calibration of the CPU costs (span operation, decoded byte, remote call): tahoe-1.9 (from the "
-          "figures of #1268 and #1545) or measured (this C++ model's loop and decode, the real Foolscap's "
-          "calls, on this machine)"),
-      real_param("ns_per_op", "-1", "CPU per counted span operation, ns (-1: the cpu calibration's)")
-          .at_least(-1),
-      real_param("decode_ns_per_byte", "-1",
-                 "CPU per byte of each decoded segment, ns (-1: the cpu calibration's)")
-          .at_least(-1),
-      real_param("call_cost", "-1",
-                 "CPU of one plain read() remote call on each side (client, server), us; other calls in "
-                 "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
-          .at_least(-1),
-      size_param("segment_size_guess", "128KiB",
-                 "segment size the downloader guesses before it reads the UEB (Tahoe 1.9: 128 KiB, "
-                 "node.py:67; Tahoe with 1 MiB segments guesses 1 MiB)"),
-      duration_param("poll_window", "0ms",
-                     "sim: replies arriving within this window of the first are handled in one I/O pass")
-          .only(Engine::kSim),
-      choice_param("workload", "loop", {"loop", "decode"},
-                   "micro: what to time: loop (redundant loop() passes: ns_per_op) or decode (a segment: "
-                   "ns_per_byte)")
-          .only(Engine::kMicro),
-      int_param("passes", "2000", "micro: redundant loop() passes, or segment decodes, timed per repetition")
-          .at_least(1)
-          .only(Engine::kMicro),
-  };
+  study.params = knobs().specs();
   study.metrics = {
       {"loop_calls", "Share.loop() passes run", true},
       {"wasted_loops", "loop() passes that found nothing new (retired, consumed and asked nothing)", true},
@@ -132,7 +133,7 @@ Study share_study() {
   };
   study.validate = validate;
   study.prepare = [](const Params& params) -> Result<PointInputs> {
-    auto file = encoded_file(params);
+    auto file = encoded_file(knobs().options(params));
     if (!file.ok()) return file.status();
     return PointInputs(*file);
   };
