@@ -21,6 +21,7 @@
 #include "models/prefetch/remote_class_loader.h"
 #include "models/prefetch/sent_class.h"
 #include "models/prefetch/workload.h"
+#include "scenarios/prefetch/prefetch_study.h"
 
 namespace py = pybind11;
 
@@ -44,7 +45,15 @@ std::vector<std::string> names_of(const std::vector<SentClass>& reply) {
 }
 
 PrefetchOptions make_options(int prefetch_depth, int prune_threshold, const std::string& traversal) {
-  return {prefetch_depth, prune_threshold, value_or_throw(prefetch::parse_traversal(traversal))};
+  return {prefetch_depth, prune_threshold, value_or_throw(prefetch::kTraversalNames.parse(traversal))};
+}
+
+// What the prefetch knobs a function takes mean, in the words of their bindings
+// (scenarios/prefetch/prefetch_study.cpp); their defaults are the model's own (PrefetchOptions).
+const std::string& prefetch_knob_lines() {
+  static const std::string lines =
+      knob_lines(prefetch_study::knobs().specs(), {"prefetch_depth", "prune_threshold", "traversal"});
+  return lines;
 }
 
 std::shared_ptr<Classpath> open_classpath(const std::vector<std::string>& jar_paths) {
@@ -238,6 +247,14 @@ void bind_server(py::module_& m) {
       .def_readonly("classes_scanned", &ServerStats::classes_scanned,
                     "Distinct classes whose pool was scanned.");
 
+  const PrefetchOptions d;
+  static const std::string init_doc =
+      "PrefetchServer(graph, prefetch_depth=" + std::to_string(d.prefetch_depth) +
+      ", prune_threshold=" + std::to_string(d.prune_threshold) + ", traversal='" +
+      prefetch::kTraversalNames.name(d.traversal) +
+      "')\n\n"
+      "graph: the DependencyGraph of the controller's classpath.\n" +
+      prefetch_knob_lines() + "The defaults are the one-level prefetch Remoting ships.";
   py::class_<BoundServer>(
       m, "PrefetchServer",
       "The controller side of Remoting class loading with the prefetch of PR #721. It remembers, for its "
@@ -248,15 +265,9 @@ void bind_server(py::module_& m) {
              return std::make_unique<BoundServer>(std::move(graph),
                                                   make_options(prefetch_depth, prune_threshold, traversal));
            }),
-           py::arg("graph"), py::arg("prefetch_depth") = 1, py::arg("prune_threshold") = 1,
-           py::arg("traversal") = "dfs",
-           "PrefetchServer(graph, prefetch_depth=1, prune_threshold=1, traversal='dfs')\n\n"
-           "graph: the DependencyGraph of the controller's classpath.\n"
-           "prefetch_depth: levels of dependencies sent; 0 disables prefetch. Depth 1, threshold 1 is what "
-           "Remoting ships.\n"
-           "prune_threshold: from this level on, only classes of the same JAR are expanded further.\n"
-           "traversal: 'dfs' (the PR's recursion), 'bfs' (level by level) or 'jar' (the requested class's "
-           "whole JAR).")
+           py::arg("graph"), py::arg("prefetch_depth") = d.prefetch_depth,
+           py::arg("prune_threshold") = d.prune_threshold,
+           py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal), init_doc.c_str())
       .def(
           "fetch3",
           [](BoundServer& self, const std::string& name) { return names_of(self.server().fetch3(name)); },
@@ -293,8 +304,10 @@ void bind_server(py::module_& m) {
           "Level from which only same-JAR classes are expanded.")
       .def_property_readonly(
           "traversal",
-          [](const BoundServer& self) { return prefetch::traversal_name(self.server().options().traversal); },
-          "'dfs', 'bfs' or 'jar'.")
+          [](const BoundServer& self) {
+            return prefetch::kTraversalNames.name(self.server().options().traversal);
+          },
+          "The traversal's name, one of traversals().")
       .def_property_readonly(
           "stats", [](const BoundServer& self) { return self.server().stats(); },
           "The server's counts so far (a copy).");
@@ -305,7 +318,7 @@ void bind_server(py::module_& m) {
 // "logged" (the log's order). The scenario's workload (scenarios/prefetch/jgit_inputs.cpp) is this.
 std::vector<std::string> workload(const std::string& trace_path, const Classpath& classpath,
                                   const DependencyGraph& graph, const std::string& order) {
-  const prefetch::TraceOrder trace_order = value_or_throw(prefetch::parse_trace_order(order));
+  const prefetch::TraceOrder trace_order = value_or_throw(prefetch::kTraceOrderNames.parse(order));
   const std::vector<prefetch::TracedClassLoad> logged =
       value_or_throw(prefetch::read_class_load_trace(trace_path));
   std::vector<std::string> jar_paths;
@@ -322,7 +335,7 @@ AgentStats replay(const DependencyGraph& graph, const std::vector<std::string>& 
                   int prune_threshold, const std::string& traversal, const std::string& jar_cache) {
   PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
   prefetch::DirectChannel channel(server);
-  prefetch::RemoteClassLoader loader(channel, value_or_throw(prefetch::parse_jar_cache(jar_cache)));
+  prefetch::RemoteClassLoader loader(channel, value_or_throw(prefetch::kJarCacheNames.parse(jar_cache)));
   loader.load_all(classes);
   return loader.stats();
 }
@@ -343,18 +356,25 @@ void bind_agent(py::module_& m) {
       .def_readonly("classes_not_found", &AgentStats::classes_not_found,
                     "fetch3 replies that came back empty.");
 
+  const PrefetchOptions d;
+  const prefetch_study::JobOptions study;
   m.def("workload", &workload, py::arg("trace"), py::arg("classpath"), py::arg("graph"),
-        py::arg("order") = "initiated",
+        py::arg("order") = prefetch::kTraceOrderNames.name(study.trace_order),
         "The class names a captured run loads, each once, from the classpath's JARs (the scenario's "
         "workload).\n\n"
         "trace: a JDK -Xlog:class+load log, e.g. scenarios/prefetch/data/jgit-clone.classload.log.\n"
         "classpath, graph: the controller's Classpath and its DependencyGraph (for the supertypes).\n"
         "order: 'initiated' (the order the agent asks for them) or 'logged' (the log's order).");
-  m.def("replay", &replay, py::arg("graph"), py::arg("classes"), py::arg("prefetch_depth") = 1,
-        py::arg("prune_threshold") = 1, py::arg("traversal") = "dfs", py::arg("jar_cache") = "warm",
-        "Loads `classes` in order on an agent (RemoteClassLoader) talking in-process to a fresh "
-        "PrefetchServer with these options, and returns the agent's AgentStats. jar_cache: 'warm' (every "
-        "JAR local) or 'cold' (JARs downloaded on first use).");
+  static const std::string replay_doc =
+      "Loads `classes` in order on an agent (RemoteClassLoader) talking in-process to a fresh "
+      "PrefetchServer with these options, and returns the agent's AgentStats.\n\n" +
+      prefetch_knob_lines() +
+      "jar_cache: 'warm' (every JAR local; the default here, unlike the study's cold cache) or 'cold' (JARs "
+      "downloaded on first use, instantly in-process).";
+  m.def("replay", &replay, py::arg("graph"), py::arg("classes"), py::arg("prefetch_depth") = d.prefetch_depth,
+        py::arg("prune_threshold") = d.prune_threshold,
+        py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal),
+        py::arg("jar_cache") = prefetch::kJarCacheNames.name(prefetch::JarCache::kWarm), replay_doc.c_str());
 }
 
 void bind_prefetch(py::module_& models) {
@@ -368,14 +388,12 @@ void bind_prefetch(py::module_& models) {
   bind_server(m);
   bind_agent(m);
   m.def(
-      "traversals",
-      [] {
-        std::vector<std::string> names;
-        for (prefetch::Traversal traversal : prefetch::kTraversals)
-          names.emplace_back(prefetch::traversal_name(traversal));
-        return names;
-      },
-      "The prefetch traversals: dfs, bfs, jar.");
+      "traversals", [] { return prefetch::kTraversalNames.names(); },
+      "The prefetch traversals, as the traversal knob and traversal= spell them.");
+  const PrefetchOptions d;
+  static const std::string fetch3_doc =
+      "fetch3 of `name` on a fresh channel (a new PrefetchServer): the reply's class names in order.\n\n" +
+      prefetch_knob_lines();
   m.def(
       "fetch3",
       [](const DependencyGraph& graph, const std::string& name, int prefetch_depth, int prune_threshold,
@@ -383,9 +401,9 @@ void bind_prefetch(py::module_& models) {
         PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
         return names_of(server.fetch3(name));
       },
-      py::arg("graph"), py::arg("name"), py::arg("prefetch_depth") = 1, py::arg("prune_threshold") = 1,
-      py::arg("traversal") = "dfs",
-      "fetch3 of `name` on a fresh channel (a new PrefetchServer): the reply's class names in order.");
+      py::arg("graph"), py::arg("name"), py::arg("prefetch_depth") = d.prefetch_depth,
+      py::arg("prune_threshold") = d.prune_threshold,
+      py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal), fetch3_doc.c_str());
 }
 
 }  // namespace

@@ -19,18 +19,6 @@ bool is_direct_supertype(const ClassHeader& header, const std::string& name) {
 
 }  // namespace
 
-const char* trace_order_name(TraceOrder order) {
-  return order == TraceOrder::kInitiated ? "initiated" : "logged";
-}
-
-Result<TraceOrder> parse_trace_order(std::string_view name) {
-  for (TraceOrder order : kTraceOrders) {
-    if (name == trace_order_name(order)) return order;
-  }
-  return Status::Error("unknown trace order \"" + std::string(name) +
-                       "\", expected one of: initiated, logged");
-}
-
 std::vector<TracedClassLoad> initiation_order(const std::vector<TracedClassLoad>& logged,
                                               const ClassHeaderLookup& header_of) {
   std::vector<Node> nodes(logged.size());

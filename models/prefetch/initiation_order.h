@@ -18,14 +18,12 @@
 // before the superclass as a separate, earlier load: scenarios/prefetch/NOTES.md compares the two.)
 #pragma once
 
-#include "models/common/status.h"
-
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/prefetch/class_header.h"
 #include "models/prefetch/class_load_trace.h"
 
@@ -34,9 +32,8 @@ namespace perflab::prefetch {
 // Which order the agent replays a class-load log in: as the JVM initiated the loads (the default, what an
 // agent does) or as the log lists them (post-order: supertypes before the class that needed them).
 enum class TraceOrder { kInitiated, kLogged };
-inline constexpr TraceOrder kTraceOrders[] = {TraceOrder::kInitiated, TraceOrder::kLogged};
-const char* trace_order_name(TraceOrder order);  // "initiated", "logged"
-Result<TraceOrder> parse_trace_order(std::string_view name);
+inline const EnumNames<TraceOrder> kTraceOrderNames{
+    "trace order", {{TraceOrder::kInitiated, "initiated"}, {TraceOrder::kLogged, "logged"}}};
 
 // The header of a class by binary name, or nullptr when its class file is unknown.
 using ClassHeaderLookup = std::function<const ClassHeader*(const std::string& class_name)>;

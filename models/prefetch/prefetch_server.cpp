@@ -5,25 +5,6 @@
 
 namespace perflab::prefetch {
 
-Result<Traversal> parse_traversal(std::string_view name) {
-  for (Traversal traversal : kTraversals) {
-    if (name == traversal_name(traversal)) return traversal;
-  }
-  return Status::Error("unknown traversal \"" + std::string(name) + "\", expected one of: dfs, bfs, jar");
-}
-
-const char* traversal_name(Traversal traversal) {
-  switch (traversal) {
-    case Traversal::kDfs:
-      return "dfs";
-    case Traversal::kBfs:
-      return "bfs";
-    case Traversal::kJar:
-      return "jar";
-  }
-  return "?";
-}
-
 PrefetchServer::PrefetchServer(const DependencyGraph& graph, PrefetchOptions options)
     : graph_(graph),
       options_(options),

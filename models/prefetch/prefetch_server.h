@@ -26,26 +26,21 @@
 // to define it.
 #pragma once
 
-#include "models/common/status.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/prefetch/dependency_graph.h"
 #include "models/prefetch/sent_class.h"
 
 namespace perflab::prefetch {
 
 enum class Traversal { kDfs, kBfs, kJar };
-inline constexpr Traversal kTraversals[] = {Traversal::kDfs, Traversal::kBfs, Traversal::kJar};
-
-// "dfs", "bfs", "jar"; nullopt for anything else.
-Result<Traversal> parse_traversal(std::string_view name);
-const char* traversal_name(Traversal traversal);
+inline const EnumNames<Traversal> kTraversalNames{
+    "traversal", {{Traversal::kDfs, "dfs"}, {Traversal::kBfs, "bfs"}, {Traversal::kJar, "jar"}}};
 
 struct PrefetchOptions {
   int prefetch_depth = 1;   // levels of dependencies sent; 0 disables prefetch (values below 0 act as 0)

@@ -3,17 +3,6 @@
 
 namespace perflab::prefetch {
 
-const char* jar_cache_name(JarCache cache) {
-  return cache == JarCache::kCold ? "cold" : "warm";
-}
-
-Result<JarCache> parse_jar_cache(std::string_view name) {
-  for (JarCache cache : kJarCaches) {
-    if (name == jar_cache_name(cache)) return cache;
-  }
-  return Status::Error("unknown JAR cache \"" + std::string(name) + "\", expected one of: cold, warm");
-}
-
 RemoteClassLoader::RemoteClassLoader(ClassLoadingChannel& channel, JarCache jar_cache)
     : channel_(channel), jar_cache_(jar_cache) {}
 

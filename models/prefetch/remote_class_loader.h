@@ -20,16 +20,14 @@
 // which also tells the controller: notifyJarPresence).
 #pragma once
 
-#include "models/common/status.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "models/common/enum_names.h"
 #include "models/prefetch/class_loading_channel.h"
 
 namespace perflab::prefetch {
@@ -38,9 +36,8 @@ enum class JarCache {
   kWarm,  // every JAR already local: no downloads
   kCold,  // nothing local: JARs are downloaded on first use
 };
-inline constexpr JarCache kJarCaches[] = {JarCache::kCold, JarCache::kWarm};
-const char* jar_cache_name(JarCache cache);  // "cold", "warm"
-Result<JarCache> parse_jar_cache(std::string_view name);
+inline const EnumNames<JarCache> kJarCacheNames{"JAR cache",
+                                                {{JarCache::kCold, "cold"}, {JarCache::kWarm, "warm"}}};
 
 struct AgentStats {
   std::uint64_t rpcs = 0;  // fetch3 calls + extra fetch calls

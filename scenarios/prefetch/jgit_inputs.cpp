@@ -1,4 +1,4 @@
-// Loading and caching of the prefetch study's shared inputs; see jgit_inputs.h.
+// Loading of the prefetch study's shared inputs; see jgit_inputs.h.
 #include "scenarios/prefetch/jgit_inputs.h"
 
 #include "models/prefetch/class_load_trace.h"
@@ -29,10 +29,9 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
   return jars;
 }
 
-Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
-  const std::string& trace = params.string("trace");
-  const prefetch::TraceOrder order = *prefetch::parse_trace_order(params.string("trace_order"));
-  auto classpath = expand_classpath(params.paths("classpath"));
+Result<std::shared_ptr<const JGitInputs>> load_inputs(const JobOptions& options) {
+  const std::string& trace = options.trace;
+  auto classpath = expand_classpath(options.classpath);
   if (!classpath.ok()) return classpath.status();
 
   auto loads = prefetch::read_class_load_trace(trace);
@@ -42,7 +41,7 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params) {
   auto graph = prefetch::DependencyGraph::Build(*opened);
   if (!graph.ok()) return graph.status();
   std::vector<prefetch::TracedClassLoad> replayed = std::move(loads).value();
-  if (order == prefetch::TraceOrder::kInitiated) {
+  if (options.trace_order == prefetch::TraceOrder::kInitiated) {
     const prefetch::DependencyGraph& headers = *graph;
     replayed = prefetch::initiation_order(
         replayed, [&headers](const std::string& name) { return headers.header(name); });

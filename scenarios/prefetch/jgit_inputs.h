@@ -12,7 +12,7 @@
 #include "models/common/status.h"
 #include "models/prefetch/dependency_graph.h"
 #include "models/prefetch/workload.h"
-#include "sim/params.h"
+#include "scenarios/prefetch/prefetch_study.h"
 
 namespace perflab::prefetch_study {
 
@@ -27,7 +27,7 @@ struct JGitInputs {
 Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>& elements);
 
 // From the point's `trace`, `trace_order` and `classpath` (kInputParams): reads and indexes every file.
-Result<std::shared_ptr<const JGitInputs>> load_inputs(const Params& params);
+Result<std::shared_ptr<const JGitInputs>> load_inputs(const JobOptions& options);
 inline const std::vector<std::string> kInputParams = {"trace", "trace_order", "classpath"};
 
 }  // namespace perflab::prefetch_study

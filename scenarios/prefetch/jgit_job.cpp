@@ -160,21 +160,15 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 }  // namespace
 
 Result<Metrics> run_jgit_job(const RunContext& context) {
-  const Params& p = context.params;
+  const JobOptions o = knobs().options(context.params);
   const JGitInputs& inputs = context.inputs.get<JGitInputs>();
-  prefetch::PrefetchOptions options;
-  options.prefetch_depth = static_cast<int>(p.integer("prefetch_depth"));
-  options.prune_threshold = static_cast<int>(p.integer("prune_threshold"));
-  options.traversal = *prefetch::parse_traversal(p.string("traversal"));
-  const prefetch::JarCache jar_cache = *prefetch::parse_jar_cache(p.string("jar_cache"));
-  const Costs costs{p.real("server_cpu_per_class"), p.real("client_cpu_per_class")};
+  const Costs costs{o.server_cpu_per_class, o.client_cpu_per_class};
 
   SimWorld world(context, {"agent", "controller"});
-  prefetch::PrefetchServer server(inputs.graph, options);
-  SimulatedChannel channel(world, server, inputs, p.distribution("rpc_delay"),
-                           p.boolean("delay_jar_downloads"), context.rng(kRpcDelayStream),
-                           context.rng(kJarDelayStream));
-  prefetch::RemoteClassLoader loader(channel, jar_cache);
+  prefetch::PrefetchServer server(inputs.graph, o.server);
+  SimulatedChannel channel(world, server, inputs, o.rpc_delay, o.delay_jar_downloads,
+                           context.rng(kRpcDelayStream), context.rng(kJarDelayStream));
+  prefetch::RemoteClassLoader loader(channel, o.jar_cache);
   double job_end = 0;
 
   s4u::Actor::create("controller", world.host("controller"), [&] { serve(world, server, inputs, costs); });

@@ -44,7 +44,7 @@ std::string pareto_report(const RunTable& table) {
   std::sort(settings.begin(), settings.end(),
             [](const Setting& a, const Setting& b) { return a.duration.mean < b.duration.mean; });
   for (const auto& s : settings) {
-    if (s.traversal == prefetch::traversal_name(prefetch::Traversal::kDfs) && s.prune == "1" &&
+    if (s.traversal == prefetch::kTraversalNames.name(prefetch::Traversal::kDfs) && s.prune == "1" &&
         s.depth == "1") {
       baseline = &s;
     }

@@ -71,7 +71,7 @@ std::string depth_report(const RunTable& table) {
   std::map<int, double> ours[4];  // metric column -> depth -> mean
   std::map<int, std::vector<double>> values[4];
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    int depth = static_cast<int>(table.params(p).integer("prefetch_depth"));
+    int depth = knobs().options(table.params(p)).server.prefetch_depth;
     if (values[0].count(depth) != 0) continue;  // the first point per depth
     for (int c = 0; c < 4; ++c) {
       values[c][depth] = table.values(p, kColumns[c].metric);

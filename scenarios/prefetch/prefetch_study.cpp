@@ -1,29 +1,58 @@
 // Study `prefetch`: Jenkins Remoting class-loading prefetch (PR #721, JENKINS-72226) on a real JGit workload.
-// Parameters, metrics, and the prepare step that indexes the classpath once per sweep, before any fork.
+// The knobs, each bound to the member it sets, the metrics, and the prepare step that indexes the classpath
+// once per sweep, before any fork.
 #include "scenarios/prefetch/prefetch_study.h"
 
 #include <algorithm>
 
-#include "models/prefetch/initiation_order.h"
-#include "models/prefetch/prefetch_server.h"
-#include "models/prefetch/remote_class_loader.h"
 #include "scenarios/prefetch/jgit_inputs.h"
 #include "sim/scenario.h"
 
 namespace perflab::prefetch_study {
-namespace {
 
-// The model's own names for a choice parameter's values.
-template <typename Enum, size_t N>
-std::vector<std::string> names_of(const Enum (&values)[N], const char* (*name)(Enum)) {
-  std::vector<std::string> names;
-  for (Enum value : values) names.emplace_back(name(value));
-  return names;
+const Knobs<JobOptions>& knobs() {
+  static const Knobs<JobOptions> knobs = [] {
+    using O = JobOptions;
+    Knobs<O> k;
+    k.integer(
+        "prefetch_depth", [](O & o) -> auto& { return o.server.prefetch_depth; },
+        "levels of dependencies fetch3 sends (0: only the requested class)");
+    k.integer(
+        "prune_threshold", [](O & o) -> auto& { return o.server.prune_threshold; },
+        "beyond this level only same-JAR dependencies are expanded");
+    k.choice(
+        "traversal", [](O & o) -> auto& { return o.server.traversal; }, prefetch::kTraversalNames,
+        "dfs (the PR), bfs (shallowest level first), jar (whole JAR)");
+    k.choice("jar_cache", &O::jar_cache, prefetch::kJarCacheNames,
+             "cold: JARs downloaded on first use (the PR cleared the cache); warm: all JARs local");
+    k.choice("trace_order", &O::trace_order, prefetch::kTraceOrderNames,
+             "initiated: replay loads in the order the JVM initiated them, a class before the supertypes "
+             "its definition loaded (what an agent does); logged: in the log's order (post-order)");
+    k.boolean("delay_jar_downloads", &O::delay_jar_downloads,
+              "whether rpc_delay is also injected before each JAR download. The PR does not say; its diff "
+              "sleeps only before IClassLoader RPCs, and a JAR comes through JarLoader.writeJarTo, so false "
+              "is closer to its runs. Default true: the behaviour before this parameter existed");
+    k.distribution("rpc_delay", &O::rpc_delay,
+                   "injected sleep before each class-loading RPC (the PR's slow-network simulation)");
+    k.duration("server_cpu_per_class", &O::server_cpu_per_class,
+               "controller CPU per class loaded or scanned");
+    k.duration("client_cpu_per_class", &O::client_cpu_per_class, "agent CPU per class defined");
+    k.path("trace", &O::trace,
+           "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
+           "trace_order");
+    k.paths("classpath", &O::classpath,
+            "the controller's JARs, first wins; an element not ending in .jar is a classpath file (one JAR "
+            "per line), read when the scenario runs (default: Debian's jgit-cli classpath of the trace)");
+    return k;
+  }();
+  return knobs;
 }
+
+namespace {
 
 // Reads the trace and the JARs of the point once, before any run is forked; bad files are input errors.
 Result<PointInputs> prepare(const Params& params) {
-  auto inputs = load_inputs(params);
+  auto inputs = load_inputs(knobs().options(params));
   if (!inputs.ok()) return inputs.status();
   return PointInputs(*inputs);
 }
@@ -32,35 +61,7 @@ Study prefetch_study() {
   Study study;
   study.name = "prefetch";
   study.description = "Jenkins Remoting class-loading prefetch (PR #721) on a real JGit class-load trace";
-  study.params = {
-      int_param("prefetch_depth", "1", "levels of dependencies fetch3 sends (0: only the requested class)"),
-      int_param("prune_threshold", "1", "beyond this level only same-JAR dependencies are expanded"),
-      choice_param("traversal", "dfs", names_of(prefetch::kTraversals, prefetch::traversal_name),
-                   "dfs (the PR), bfs (shallowest level first), jar (whole JAR)"),
-      choice_param("jar_cache", "cold", names_of(prefetch::kJarCaches, prefetch::jar_cache_name),
-                   "cold: JARs downloaded on first use (the PR cleared the cache); warm: all JARs local"),
-      choice_param(
-          "trace_order", "initiated", names_of(prefetch::kTraceOrders, prefetch::trace_order_name),
-          "initiated: replay loads in the order the JVM initiated them, a class before the supertypes "
-          "its definition loaded (what an agent does); logged: in the log's order (post-order)"),
-      bool_param(
-          "delay_jar_downloads", "true",
-          "whether rpc_delay is also injected before each JAR download. The PR does not say; its diff "
-          "sleeps only before IClassLoader RPCs, and a JAR comes through JarLoader.writeJarTo, so false "
-          "is closer to its runs. Default true: the behaviour before this parameter existed"),
-      distribution_param("rpc_delay", "uniform(0ms, 250ms)",
-                         "injected sleep before each class-loading RPC (the PR's slow-network simulation)"),
-      duration_param("server_cpu_per_class", "50us", "controller CPU per class loaded or scanned"),
-      duration_param("client_cpu_per_class", "100us", "agent CPU per class defined"),
-      path_param("trace", "data/jgit-clone.classload.log",
-                 "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
-                 "trace_order"),
-      path_list_param(
-          "classpath", "[\"data/jgit-clone.classpath\"]",
-          "the controller's JARs, first wins; an element not ending in .jar is a classpath file (one "
-          "JAR per line), read when the scenario runs (default: Debian's jgit-cli classpath of the "
-          "trace)"),
-  };
+  study.params = knobs().specs();
   // Exact (compared seed by seed): every count. With a cold JAR cache RPCs and extra fetches depend on the
   // seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
   study.metrics = {
@@ -82,7 +83,7 @@ Study prefetch_study() {
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;
     bool compares_traversals =
-        table.points_where("traversal", prefetch::traversal_name(prefetch::Traversal::kDfs)).size() <
+        table.points_where("traversal", prefetch::kTraversalNames.name(prefetch::Traversal::kDfs)).size() <
         table.scenario->grid.size();
     return std::find(columns.begin(), columns.end(), "traversal") != columns.end() && compares_traversals
                ? pareto_report(table)

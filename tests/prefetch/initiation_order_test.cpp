@@ -101,8 +101,14 @@ TEST(PrefetchInitiationOrder, JdkClassesNestAsLeavesAndOtherJdkLoadsInBetweenSta
 }
 
 TEST(PrefetchInitiationOrder, ParsesAndNamesTheTwoOrders) {
-  for (TraceOrder order : kTraceOrders) EXPECT_EQ(*parse_trace_order(trace_order_name(order)), order);
-  EXPECT_FALSE(parse_trace_order("post-order").ok());
+  EXPECT_EQ(kTraceOrderNames.names(), (std::vector<std::string>{"initiated", "logged"}));
+  for (TraceOrder order : kTraceOrderNames.values()) {
+    EXPECT_EQ(*kTraceOrderNames.parse(kTraceOrderNames.name(order)), order);
+  }
+  auto unknown = kTraceOrderNames.parse("post-order");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(),
+            "unknown trace order \"post-order\", expected one of: initiated, logged");
 }
 
 // Header reader: this, super, interfaces after a pool holding every constant kind the JVM knows.

@@ -184,10 +184,13 @@ TEST(PrefetchServer, UnknownClassesGetAnEmptyReply) {
 }
 
 TEST(PrefetchServer, TraversalNamesRoundTrip) {
-  for (Traversal traversal : {Traversal::kDfs, Traversal::kBfs, Traversal::kJar}) {
-    EXPECT_EQ(*parse_traversal(traversal_name(traversal)), traversal);
+  EXPECT_EQ(kTraversalNames.names(), (std::vector<std::string>{"dfs", "bfs", "jar"}));
+  for (Traversal traversal : kTraversalNames.values()) {
+    EXPECT_EQ(*kTraversalNames.parse(kTraversalNames.name(traversal)), traversal);
   }
-  EXPECT_FALSE(parse_traversal("DFS").ok());
+  auto unknown = kTraversalNames.parse("DFS");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(), "unknown traversal \"DFS\", expected one of: dfs, bfs, jar");
 }
 
 }  // namespace

@@ -160,8 +160,12 @@ TEST(PrefetchRemoteClassLoader, WarmCacheNeverDownloadsAndReportsEachJarOnce) {
 }
 
 TEST(PrefetchRemoteClassLoader, JarCacheNamesRoundTrip) {
-  for (JarCache cache : kJarCaches) EXPECT_EQ(*parse_jar_cache(jar_cache_name(cache)), cache);
-  EXPECT_FALSE(parse_jar_cache("lukewarm").ok());
+  EXPECT_EQ(kJarCacheNames.names(), (std::vector<std::string>{"cold", "warm"}));
+  for (JarCache cache : kJarCacheNames.values())
+    EXPECT_EQ(*kJarCacheNames.parse(kJarCacheNames.name(cache)), cache);
+  auto unknown = kJarCacheNames.parse("lukewarm");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(), "unknown JAR cache \"lukewarm\", expected one of: cold, warm");
 }
 
 }  // namespace
