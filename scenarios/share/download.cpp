@@ -93,7 +93,11 @@ class Reactor {
         poll_window_(poll_window),
         costs_(costs),
         totals_(totals),
-        outgoing_(static_cast<size_t>(servers)) {}
+        client_box_(s4u::Mailbox::by_name("client")),
+        outgoing_(static_cast<size_t>(servers)) {
+    for (int s = 0; s < servers; ++s)
+      server_boxes_.push_back(s4u::Mailbox::by_name("server-" + std::to_string(s)));
+  }
 
   void queue_read(int server, Read read) {
     outgoing_[static_cast<size_t>(server)].push_back(std::move(read));
@@ -133,8 +137,8 @@ class Reactor {
   Timeline* timeline() const { return world_.timeline(); }
   const Costs& costs() const { return costs_; }
 
-  static s4u::Mailbox* client_box() { return s4u::Mailbox::by_name("client"); }
-  static s4u::Mailbox* server_box(int s) { return s4u::Mailbox::by_name("server-" + std::to_string(s)); }
+  s4u::Mailbox* client_box() const { return client_box_; }
+  s4u::Mailbox* server_box(int s) const { return server_boxes_[static_cast<size_t>(s)]; }
 
  private:
   // The turn's calls, serialized (their CPU charged here: the reactor runs one thing at a time) and sent.
@@ -199,6 +203,8 @@ class Reactor {
   double poll_window_;
   Costs costs_;
   Totals& totals_;
+  s4u::Mailbox* client_box_;
+  std::vector<s4u::Mailbox*> server_boxes_;  // looked up once: by_name builds a string and searches a map
   share::EventualQueue queue_;
   std::vector<std::vector<Read>> outgoing_;
   int in_flight_ = 0;
@@ -226,10 +232,9 @@ void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<st
 // A storage server: parses each message's calls, answers them all in one turn (charged its tokens x the
 // cost per token on its own CPU), the answers in one message. The bytes of its share are produced as it
 // sends them (EncodedFile::read).
-void serve(SimWorld& world, int server, const share::EncodedFile& file, double seconds_per_token,
-           double& server_cpu_s) {
+void serve(SimWorld& world, s4u::Mailbox* inbox, s4u::Mailbox* client, int server,
+           const share::EncodedFile& file, double seconds_per_token, double& server_cpu_s) {
   s4u::Actor::self()->daemonize();
-  auto* inbox = Reactor::server_box(server);
   for (;;) {
     auto batch = SimWorld::receive<Batch>(inbox);
     double bytes = kReplyBytes;
@@ -246,7 +251,7 @@ void serve(SimWorld& world, int server, const share::EncodedFile& file, double s
     double seconds = tokens * seconds_per_token;
     server_cpu_s += seconds;
     if (seconds > 0) s4u::this_actor::sleep_for(seconds);
-    world.post(Reactor::client_box(), std::move(batch), bytes);
+    world.post(client, std::move(batch), bytes);
   }
 }
 
@@ -273,7 +278,7 @@ Result<Metrics> run_download(const RunContext& context) {
   std::string stall;
 
   s4u::Actor::create("client", world.host("client"), [&] {
-    Reactor::client_box()->set_receiver(s4u::Actor::self());
+    reactor.client_box()->set_receiver(s4u::Actor::self());
     std::vector<double> rtt = reactor.dyhb();
     std::vector<share::Share*> in_use;
     uint64_t segment = 0;
@@ -325,13 +330,14 @@ Result<Metrics> run_download(const RunContext& context) {
       stall = "the downloaded bytes differ from the file";
     }
     totals.done_at = SimWorld::now();
-    Reactor::client_box()->set_receiver(nullptr);
+    reactor.client_box()->set_receiver(nullptr);
   });
   for (int s = 0; s < n; ++s) {
     const share::EncodedFile& stored = **file;
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
-                       [&world, s, &stored, &costs, &totals] {
-                         serve(world, s, stored, costs.seconds_per_token, totals.server_cpu_s);
+                       [&world, &reactor, s, &stored, &costs, &totals] {
+                         serve(world, reactor.server_box(s), reactor.client_box(), s, stored,
+                               costs.seconds_per_token, totals.server_cpu_s);
                        });
   }
   world.run();
