@@ -18,7 +18,10 @@
 // CPU: every loop() is charged its counted span operations x the calibration's cost per operation, each
 // decoded segment its bytes x the cost per byte, each remote call its Banana tokens x the cost per token
 // (call_cost.h) on the client (serializing the call, parsing the answer) and on its server (parsing,
-// serializing the answer) — sleep_for on the reactor: one CPU, as in Tahoe; servers have their own.
+// serializing the answer) — sleep_for on the reactor: one CPU, as in Tahoe; servers have their own. The
+// reactor sleeps what it was charged only when it next sends or polls (Reactor::charge), so a turn's
+// loop() passes cost one SimGrid event, not one each.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -129,11 +132,17 @@ class Reactor {
       if (queue_.empty() && in_flight_ == 0) break;  // stalled: reported by the caller
       io_pass(/*block=*/queue_.empty());
     }
+    settle();
   }
 
+  // CPU the reactor spends: it is busy for `seconds` more. The sleep that stands for it is taken only when
+  // the reactor next touches the network (settle()): nothing it computes in between depends on the
+  // simulated clock, so one sleep for a turn's loop(), decode and parse charges gives the same times (up
+  // to rounding) with a fraction of SimGrid's events. clock() is the time the work has reached.
   void charge(double seconds) {
-    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
+    if (seconds > 0) busy_s_ += seconds;
   }
+  double clock() const { return SimWorld::now() + busy_s_; }
   Timeline* timeline() const { return world_.timeline(); }
   const Costs& costs() const { return costs_; }
 
@@ -156,6 +165,7 @@ class Reactor {
         tokens += call_tokens(read.readv, read.spans.size());
       }
       charge_calls("serialize calls", tokens);
+      settle();
       batch->sent_at = SimWorld::now();
       ++in_flight_;
       world_.post(server_box(static_cast<int>(s)), std::move(batch), bytes);
@@ -166,17 +176,30 @@ class Reactor {
     double seconds = tokens * costs_.seconds_per_token;
     totals_.tokens += static_cast<uint64_t>(tokens);
     totals_.call_cpu_s += seconds;
-    double start = SimWorld::now();
+    double start = clock();
     charge(seconds);
-    if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, SimWorld::now());
+    if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, clock());
+  }
+
+  void settle() {
+    if (busy_s_ > 0) s4u::this_actor::sleep_for(busy_s_);
+    busy_s_ = 0;
   }
 
   void io_pass(bool block) {
     std::vector<std::unique_ptr<Batch>> arrived;
     if (block) {
+      // The reactor waits for the first answer once the work charged so far is done: it waits from now,
+      // and if the answer came before that work would have ended, sleeps the rest of it and poll_window in
+      // one sleep.
+      double busy_until = clock();
+      busy_s_ = 0;
       arrived.push_back(SimWorld::receive<Batch>(client_box()));
-      if (poll_window_ > 0) s4u::this_actor::sleep_for(poll_window_);
+      double rest = std::max(0.0, busy_until - SimWorld::now()) + poll_window_;
+      if (rest > 0) s4u::this_actor::sleep_for(rest);
       s4u::this_actor::yield();  // let everything that completes at this instant land
+    } else {
+      settle();
     }
     while (client_box()->ready()) arrived.push_back(SimWorld::receive<Batch>(client_box()));
     for (auto& batch : arrived) {
@@ -189,7 +212,7 @@ class Reactor {
           uint64_t bytes = 0;
           for (const auto& d : read.data) bytes += d.size();
           timeline()->span("server-" + std::to_string(batch->server),
-                           "read " + std::to_string(read.spans.size()), read.sent_at, SimWorld::now(),
+                           "read " + std::to_string(read.spans.size()), read.sent_at, clock(),
                            "[" + std::to_string(read.spans.front().start) + ":+" +
                                std::to_string(read.spans.front().length) + "] " + std::to_string(bytes) +
                                " B");
@@ -208,6 +231,7 @@ class Reactor {
   share::EventualQueue queue_;
   std::vector<std::vector<Read>> outgoing_;
   int in_flight_ = 0;
+  double busy_s_ = 0;  // CPU charged and not yet slept
 };
 
 void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) {
@@ -216,7 +240,7 @@ void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::st
   read.on_reply = [on_reply = std::move(on_reply)](std::vector<std::string> data) {
     on_reply(std::move(data.at(0)));
   };
-  read.sent_at = SimWorld::now();
+  read.sent_at = reactor_.clock();
   reactor_.queue_read(server_, std::move(read));
 }
 
@@ -225,7 +249,7 @@ void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<st
   read.readv = true;
   read.spans = std::move(spans);
   read.on_reply = std::move(on_reply);
-  read.sent_at = SimWorld::now();
+  read.sent_at = reactor_.clock();
   reactor_.queue_read(server_, std::move(read));
 }
 
@@ -289,7 +313,7 @@ Result<Metrics> run_download(const RunContext& context) {
                                                       rtt[static_cast<size_t>(s)]));
       share::Share* sh = shares.back().get();
       sh->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {
-        double start = SimWorld::now();
+        double start = reactor.clock();
         double satisfy = static_cast<double>(report.satisfaction_ops) * reactor.costs().seconds_per_op;
         double desire = static_cast<double>(report.desire_ops) * reactor.costs().seconds_per_op;
         reactor.charge(satisfy + desire);
@@ -307,16 +331,16 @@ Result<Metrics> run_download(const RunContext& context) {
     }
     share::Download download(node, in_use, reactor.queue());
     download.decode_hook = [&reactor](uint64_t bytes) {
-      double start = SimWorld::now();
+      double start = reactor.clock();
       reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
-      if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, SimWorld::now());
+      if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, reactor.clock());
     };
     download.segment_hook = [&](uint64_t segnum, bool started) {
       if (started) {
         segment = segnum;
-        segment_started = SimWorld::now();
+        segment_started = reactor.clock();
       } else if (Timeline* t = reactor.timeline()) {
-        t->span("segments", "segment " + std::to_string(segnum), segment_started, SimWorld::now());
+        t->span("segments", "segment " + std::to_string(segnum), segment_started, reactor.clock());
       }
     };
     download.start();
