@@ -38,7 +38,7 @@ class SegmentFetcher {
 
  private:
   void loop();
-  void block_activity(Share* share, BlockState state, const std::string* block);
+  void block_activity(Share* share, BlockState state, std::string* block);
 
   Download& download_;
   uint64_t segnum_;
