@@ -218,7 +218,7 @@ Result<bool> Share::satisfy_share_hash_tree() {
 }
 
 // share.py:474 _satisfy_block_hash_tree and :504 _satisfy_ciphertext_hash_tree: all the nodes or none.
-Result<bool> Share::satisfy_hashes(uint64_t section, const std::set<size_t>& needed, bool block_tree) {
+Result<bool> Share::satisfy_hashes(uint64_t section, const std::vector<size_t>& needed, bool block_tree) {
   call();
   std::map<size_t, std::string> hashes;
   for (size_t node : needed) {

@@ -26,7 +26,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -113,7 +112,7 @@ class Share {
   Result<bool> satisfy_offsets();
   Result<bool> satisfy_ueb();
   Result<bool> satisfy_share_hash_tree();
-  Result<bool> satisfy_hashes(uint64_t section, const std::set<size_t>& needed, bool block_tree);
+  Result<bool> satisfy_hashes(uint64_t section, const std::vector<size_t>& needed, bool block_tree);
   bool satisfy_data_block(Request& active);
   Desire desire();
   size_t send_requests(const Spans& desired);
