@@ -265,18 +265,15 @@ void EncodedFile::load_segment(uint64_t segnum) const {
 }
 
 std::string EncodedFile::block(int shnum, uint64_t segnum) const {
-  bool tail = segnum + 1 == sizes.num_segments;
-  uint64_t block_size = tail ? sizes.tail_block_size : sizes.block_size;
+  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
+  // past the end of the file), the others encoded from it.
+  load_segment(segnum);
+  uint64_t block_size = cached_segment_.size() / static_cast<uint64_t>(cap.needed_shares);
+  if (shnum < cap.needed_shares)
+    return cached_segment_.substr(static_cast<uint64_t>(shnum) * block_size, block_size);
   std::string out(block_size, '\0');
-  if (shnum < cap.needed_shares) {
-    // A slice of the segment: read straight from the content, zeros past the end of the file.
-    uint64_t start = segnum * sizes.segment_size + static_cast<uint64_t>(shnum) * block_size;
-    if (start < cap.size) content->read(start, std::min(block_size, cap.size - start), out.data());
-  } else {
-    load_segment(segnum);
-    ErasureCode(cap.needed_shares, cap.total_shares)
-        .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
-  }
+  ErasureCode(cap.needed_shares, cap.total_shares)
+      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
   return out;
 }
 
