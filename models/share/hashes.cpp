@@ -4,7 +4,7 @@
 #include <openssl/evp.h>
 
 #include <array>
-#include <cstdio>
+#include <charconv>
 #include <initializer_list>
 #include <memory>
 #include <stdexcept>
@@ -46,8 +46,8 @@ std::string_view view(const Digest& digest) {
 
 // "<len>" of a netstring, written into `buffer`.
 std::string_view length_digits(size_t length, std::array<char, 24>& buffer) {
-  int written = std::snprintf(buffer.data(), buffer.size(), "%zu", length);
-  return {buffer.data(), static_cast<size_t>(written)};
+  char* end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), length).ptr;
+  return {buffer.data(), static_cast<size_t>(end - buffer.data())};
 }
 
 // SHA256(SHA256(netstring(tag) + a)), or of netstring(tag) + netstring(a) + netstring(b) when `pair`:
