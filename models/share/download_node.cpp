@@ -13,7 +13,7 @@ void CommonShare::set_authoritative_num_segments(uint64_t numsegs) {
   authoritative_ = true;
 }
 
-std::set<size_t> CommonShare::get_desired_block_hashes(uint64_t segnum, OpCounter* ops) const {
+std::vector<size_t> CommonShare::get_desired_block_hashes(uint64_t segnum, OpCounter* ops) const {
   if (segnum < leaves_) return block_hash_tree_.needed_hashes(segnum, true, ops);
   return {};
 }
@@ -62,7 +62,7 @@ Status DownloadNode::validate_and_store_ueb(const std::string& ueb_data) {
   return Status::OK();
 }
 
-std::set<size_t> DownloadNode::get_desired_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const {
+std::vector<size_t> DownloadNode::get_desired_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const {
   if (segnum < ciphertext_hash_tree_.num_leaves())
     return ciphertext_hash_tree_.needed_hashes(segnum, true, ops);
   return {};

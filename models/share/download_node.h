@@ -8,8 +8,9 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "models/common/status.h"
 #include "models/share/hash_tree.h"
@@ -22,9 +23,11 @@ class CommonShare {
   explicit CommonShare(uint64_t best_numsegs) : block_hash_tree_(best_numsegs), leaves_(best_numsegs) {}
   void set_authoritative_num_segments(uint64_t numsegs);
   bool need_block_hash_root() const { return !block_hash_tree_.has(0); }
-  Status set_block_hash_root(const std::string& root) { return block_hash_tree_.set_hashes({{0, root}}); }
-  std::set<size_t> get_desired_block_hashes(uint64_t segnum, OpCounter* ops) const;
-  std::set<size_t> get_needed_block_hashes(uint64_t segnum, OpCounter* ops) const {
+  Status set_block_hash_root(std::string_view root) {
+    return block_hash_tree_.set_hashes({{0, std::string(root)}});
+  }
+  std::vector<size_t> get_desired_block_hashes(uint64_t segnum, OpCounter* ops) const;
+  std::vector<size_t> get_needed_block_hashes(uint64_t segnum, OpCounter* ops) const {
     return block_hash_tree_.needed_hashes(segnum, true, ops);
   }
   Status process_block_hashes(const std::map<size_t, std::string>& hashes, OpCounter* ops) {
@@ -57,8 +60,8 @@ class DownloadNode {
   Status process_share_hashes(const std::map<size_t, std::string>& hashes, OpCounter* ops) {
     return share_hash_tree_.set_hashes(hashes, {}, ops);
   }
-  std::set<size_t> get_desired_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const;
-  std::set<size_t> get_needed_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const {
+  std::vector<size_t> get_desired_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const;
+  std::vector<size_t> get_needed_ciphertext_hashes(uint64_t segnum, OpCounter* ops) const {
     return ciphertext_hash_tree_.needed_hashes(segnum, true, ops);
   }
   Status process_ciphertext_hashes(const std::map<size_t, std::string>& hashes, OpCounter* ops) {

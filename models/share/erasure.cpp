@@ -35,8 +35,36 @@ const Field& field() {
   return instance;
 }
 
-// out ^= c * in over n bytes: c times the low and the high nibble from two 16-entry tables, 16 bytes per
-// step with SSSE3's byte shuffle where the CPU has it (the split-table method of ISA-L and gf-complete).
+// c times every 4-bit value, for the low and the high nibble of a byte: c * v = low[v & 15] ^ high[v >> 4]
+// (the split-table method of ISA-L and gf-complete), for every c, built once.
+struct SplitTables {
+  std::array<std::array<uint8_t, 16>, 256> low{};
+  std::array<std::array<uint8_t, 16>, 256> high{};
+  SplitTables() {
+    for (int c = 0; c < 256; ++c) {
+      for (int v = 0; v < 16; ++v) {
+        low[static_cast<size_t>(c)][static_cast<size_t>(v)] =
+            field().mul(static_cast<uint8_t>(c), static_cast<uint8_t>(v));
+        high[static_cast<size_t>(c)][static_cast<size_t>(v)] =
+            field().mul(static_cast<uint8_t>(c), static_cast<uint8_t>(v << 4));
+      }
+    }
+  }
+};
+
+const SplitTables& split_tables() {
+  static const SplitTables instance;
+  return instance;
+}
+
+void mul_add_scalar(char* out, const char* in, size_t n, const uint8_t* low, const uint8_t* high) {
+  for (size_t b = 0; b < n; ++b) {
+    auto v = static_cast<uint8_t>(in[b]);
+    out[b] = static_cast<char>(static_cast<uint8_t>(out[b]) ^ low[v & 0x0f] ^ high[v >> 4]);
+  }
+}
+
+// out ^= c * in over n bytes, 16 bytes per step with SSSE3's byte shuffle.
 __attribute__((target("ssse3"))) void mul_add_ssse3(char* out, const char* in, size_t n, const uint8_t* low,
                                                     const uint8_t* high) {
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(low));
@@ -50,30 +78,36 @@ __attribute__((target("ssse3"))) void mul_add_ssse3(char* out, const char* in, s
     __m128i o = _mm_loadu_si128(reinterpret_cast<const __m128i*>(out + b));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + b), _mm_xor_si128(o, product));
   }
-  for (; b < n; ++b) {
-    auto v = static_cast<uint8_t>(in[b]);
-    out[b] = static_cast<char>(static_cast<uint8_t>(out[b]) ^ low[v & 0x0f] ^ high[v >> 4]);
+  mul_add_scalar(out + b, in + b, n - b, low, high);
+}
+
+// The same, 32 bytes per step with AVX2 (the tables in both 128-bit lanes).
+__attribute__((target("avx2"))) void mul_add_avx2(char* out, const char* in, size_t n, const uint8_t* low,
+                                                  const uint8_t* high) {
+  const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(low)));
+  const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(high)));
+  const __m256i mask = _mm256_set1_epi8(0x0f);
+  size_t b = 0;
+  for (; b + 32 <= n; b += 32) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + b));
+    __m256i product =
+        _mm256_xor_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v, mask)),
+                         _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi64(v, 4), mask)));
+    __m256i o = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out + b));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b), _mm256_xor_si256(o, product));
   }
+  mul_add_scalar(out + b, in + b, n - b, low, high);
 }
 
 void mul_add(char* out, const char* in, size_t n, uint8_t c) {
   if (c == 0) return;
-  if (c == 1) {
-    for (size_t b = 0; b < n; ++b) out[b] = static_cast<char>(out[b] ^ in[b]);
-    return;
-  }
-  std::array<uint8_t, 16> low{};
-  std::array<uint8_t, 16> high{};
-  for (int v = 0; v < 16; ++v) {
-    low[static_cast<size_t>(v)] = field().mul(c, static_cast<uint8_t>(v));
-    high[static_cast<size_t>(v)] = field().mul(c, static_cast<uint8_t>(v << 4));
-  }
+  const uint8_t* low = split_tables().low[c].data();
+  const uint8_t* high = split_tables().high[c].data();
+  static const bool avx2 = __builtin_cpu_supports("avx2");
   static const bool ssse3 = __builtin_cpu_supports("ssse3");
-  if (ssse3) return mul_add_ssse3(out, in, n, low.data(), high.data());
-  for (size_t b = 0; b < n; ++b) {
-    auto v = static_cast<uint8_t>(in[b]);
-    out[b] = static_cast<char>(static_cast<uint8_t>(out[b]) ^ low[v & 0x0f] ^ high[v >> 4]);
-  }
+  if (avx2) return mul_add_avx2(out, in, n, low, high);
+  if (ssse3) return mul_add_ssse3(out, in, n, low, high);
+  mul_add_scalar(out, in, n, low, high);
 }
 
 void mul_add(std::string& out, const std::string& in, uint8_t c) {
@@ -163,15 +197,13 @@ Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks
   }
   const auto& m = inverse_;
   size_t block_size = inputs[0]->size();
-  std::string segment;
-  segment.reserve(block_size * k);
+  for (const std::string* input : inputs) {
+    if (input->size() != block_size) return Status::Error("decode: blocks of different sizes");
+  }
+  std::string segment(block_size * k, '\0');
   for (size_t j = 0; j < k; ++j) {
-    std::string slice(block_size, '\0');
-    for (size_t r = 0; r < k; ++r) {
-      if (inputs[r]->size() != block_size) return Status::Error("decode: blocks of different sizes");
-      mul_add(slice, *inputs[r], m[j][r]);
-    }
-    segment += slice;
+    char* slice = segment.data() + j * block_size;
+    for (size_t r = 0; r < k; ++r) mul_add(slice, inputs[r]->data(), block_size, m[j][r]);
   }
   return segment;
 }

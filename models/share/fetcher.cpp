@@ -39,7 +39,7 @@ void SegmentFetcher::loop() {
     }
     Share* share = *next;
     unused_.erase(next);
-    int handle = share->get_block(segnum_, [this, share](BlockState state, const std::string* block) {
+    int handle = share->get_block(segnum_, [this, share](BlockState state, std::string* block) {
       block_activity(share, state, block);
     });
     active_[share->shnum()] = {share, handle};
@@ -51,10 +51,10 @@ void SegmentFetcher::loop() {
   }
 }
 
-void SegmentFetcher::block_activity(Share* share, BlockState state, const std::string* block) {
+void SegmentFetcher::block_activity(Share* share, BlockState state, std::string* block) {
   if (!running_) return;
   active_.erase(share->shnum());
-  if (state == BlockState::kComplete) blocks_[share->shnum()] = *block;
+  if (state == BlockState::kComplete) blocks_[share->shnum()] = std::move(*block);
   download_.queue().eventually([this] { loop(); });
 }
 

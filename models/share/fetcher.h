@@ -16,7 +16,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -38,7 +37,7 @@ class SegmentFetcher {
 
  private:
   void loop();
-  void block_activity(Share* share, BlockState state, const std::string* block);
+  void block_activity(Share* share, BlockState state, std::string* block);
 
   Download& download_;
   uint64_t segnum_;

@@ -1,6 +1,8 @@
 // HashTree and IncompleteHashTree (see hash_tree.h), after allmydata/hashtree.py.
 #include "models/share/hash_tree.h"
 
+#include <algorithm>
+
 #include "models/share/hashes.h"
 
 namespace perflab::share {
@@ -61,17 +63,41 @@ std::set<size_t> HashTree::needed_hashes(size_t leaf, bool include_leaf) const {
 IncompleteHashTree::IncompleteHashTree(size_t num_leaves) : num_leaves_(num_leaves) {
   size_t p = roundup_pow2(num_leaves);
   first_leaf_num_ = p - 1;
-  nodes_.resize(2 * p - 1);
+  known_.assign(2 * p - 1, false);
 }
 
-std::set<size_t> IncompleteHashTree::needed_hashes(size_t leaf, bool include_leaf, OpCounter* ops) const {
-  auto chain = needed_for(first_leaf_num_ + leaf);
-  if (include_leaf) chain.push_back(first_leaf_num_ + leaf);
-  count_ops(ops, chain.size());
-  std::set<size_t> needed;
-  for (size_t i : chain) {
-    if (!nodes_[i]) needed.insert(i);
+std::optional<std::string_view> IncompleteHashTree::node(size_t i) const {
+  if (!known_[i]) return std::nullopt;
+  return stored(i);
+}
+
+void IncompleteHashTree::store(size_t i, std::string_view hash) {
+  if (hashes_.empty()) hashes_.assign(known_.size() * kHashSize, '\0');
+  hashes_.replace(i * kHashSize, kHashSize, hash);
+  known_[i] = true;
+  added_.push_back(i);
+}
+
+void IncompleteHashTree::forget_added() {
+  for (size_t i : added_) known_[i] = false;
+}
+
+std::vector<size_t> IncompleteHashTree::needed_hashes(size_t leaf, bool include_leaf, OpCounter* ops) const {
+  // The sibling chain from the leaf up to the root's children (needed_for), and the leaf itself.
+  const size_t leaf_node = first_leaf_num_ + leaf;
+  std::vector<size_t> needed;
+  size_t chain = 0;
+  for (size_t here = leaf_node; here != 0; here = tree_parent(here)) {
+    ++chain;
+    size_t sibling = tree_sibling(here);
+    if (!known_[sibling]) needed.push_back(sibling);
   }
+  if (include_leaf) {
+    ++chain;
+    if (!known_[leaf_node]) needed.push_back(leaf_node);
+  }
+  count_ops(ops, chain);
+  std::sort(needed.begin(), needed.end());
   return needed;
 }
 
@@ -83,61 +109,67 @@ Status IncompleteHashTree::fail(Failure failure, std::string message) {
 Status IncompleteHashTree::set_hashes(const std::map<size_t, std::string>& hashes,
                                       const std::map<size_t, std::string>& leaves, OpCounter* ops) {
   last_failure_ = Failure::kNone;
-  std::map<size_t, std::string> new_hashes = hashes;
+  // The batch by node index, ascending: `hashes`, and `leaves` at their nodes.
+  std::vector<std::pair<size_t, std::string_view>> batch(hashes.begin(), hashes.end());
   for (const auto& [leaf, hash] : leaves) {
     size_t i = first_leaf_num_ + leaf;
-    auto it = new_hashes.find(i);
-    if (it != new_hashes.end() && it->second != hash) {
-      return fail(Failure::kBadHash, "conflicting hashes for leaf " + std::to_string(leaf));
+    auto it = hashes.find(i);
+    if (it != hashes.end()) {
+      if (it->second != hash)
+        return fail(Failure::kBadHash, "conflicting hashes for leaf " + std::to_string(leaf));
+      continue;
     }
-    new_hashes[i] = hash;
+    batch.emplace_back(i, hash);
   }
-  for (const auto& [i, hash] : new_hashes) {
-    if (i >= nodes_.size())
+  if (!leaves.empty()) std::sort(batch.begin(), batch.end());
+  for (const auto& [i, hash] : batch) {
+    if (i >= known_.size())
       return fail(Failure::kBadHash, "hash index " + std::to_string(i) + " out of range");
+    if (hash.size() != kHashSize)
+      return fail(Failure::kBadHash, "hash of " + std::to_string(hash.size()) + " bytes at node " +
+                                         std::to_string(i) + ", expected " + std::to_string(kHashSize));
   }
-  std::vector<size_t> added;  // forgotten again if the batch does not check
-  auto forget = [&] {
-    for (size_t i : added) nodes_[i].reset();
-  };
-  std::vector<std::set<size_t>> to_check(depth_of(nodes_.size() - 1) + 1);
-  for (const auto& [i, hash] : new_hashes) {
+  added_.clear();  // forgotten again if the batch does not check
+  to_check_.resize(depth_of(known_.size() - 1) + 1);
+  for (auto& level : to_check_) level.clear();
+  for (const auto& [i, hash] : batch) {
     count_ops(ops, 1);
-    if (nodes_[i]) {
-      if (*nodes_[i] != hash) {
-        forget();
+    if (known_[i]) {
+      if (stored(i) != hash) {
+        forget_added();
         return fail(Failure::kBadHash, "new hash does not match existing hash at node " + std::to_string(i));
       }
     } else {
-      nodes_[i] = hash;
-      added.push_back(i);
-      to_check[depth_of(i)].insert(i);
+      store(i, hash);
+      to_check_[depth_of(i)].push_back(i);
     }
   }
-  // Bottom-up: every new node's parent is computed from it and its sibling, and checked or stored.
-  for (size_t level = to_check.size(); level-- > 1;) {
-    while (!to_check[level].empty()) {
-      size_t i = *to_check[level].begin();
-      to_check[level].erase(to_check[level].begin());
+  // Bottom-up: every new node's parent is computed from it and its sibling, and checked or stored. A level
+  // is walked in ascending order; a node whose sibling was just checked with it is not checked again.
+  for (size_t level = to_check_.size(); level-- > 1;) {
+    std::vector<size_t>& nodes = to_check_[level];
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    for (size_t at = 0; at < nodes.size(); ++at) {
+      size_t i = nodes[at];
       size_t sibling = tree_sibling(i);
-      if (!nodes_[sibling]) {
-        forget();
+      if (!known_[sibling]) {
+        forget_added();
         return fail(Failure::kNotEnoughHashes, "unable to validate node " + std::to_string(i));
       }
-      to_check[level].erase(sibling);
+      if (at + 1 < nodes.size() && nodes[at + 1] == sibling) ++at;
       size_t left = i % 2 == 1 ? i : sibling;
-      std::string computed = merkle_pair_hash(*nodes_[left], *nodes_[left + 1]);
+      std::string computed = merkle_pair_hash(stored(left), stored(left + 1));
       size_t parent = tree_parent(i);
       count_ops(ops, 2);
-      if (nodes_[parent]) {
-        if (*nodes_[parent] != computed) {
-          forget();
+      if (known_[parent]) {
+        if (stored(parent) != computed) {
+          forget_added();
           return fail(Failure::kBadHash, "hash mismatch at node " + std::to_string(parent));
         }
       } else {
-        nodes_[parent] = computed;
-        added.push_back(parent);
-        to_check[level - 1].insert(parent);
+        store(parent, computed);
+        to_check_[level - 1].push_back(parent);
       }
     }
   }

@@ -6,7 +6,9 @@
 //                       nodes still missing to validate a leaf, set_hashes() stores nodes and leaves,
 //                       computes every parent it can and rejects (and forgets) the whole batch when a
 //                       computed parent disagrees with a stored one (BadHashError) or a node cannot be
-//                       checked because its sibling is missing (NotEnoughHashesError).
+//                       checked because its sibling is missing (NotEnoughHashesError). Its nodes are held
+//                       flat, 32 bytes each and a bit saying which are known, allocated when the first
+//                       one is stored (a 10 GiB download holds 61 trees of 262,143 nodes).
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "models/common/status.h"
+#include "models/share/hashes.h"
 #include "models/share/op_counter.h"
 
 namespace perflab::share {
@@ -51,25 +54,36 @@ class IncompleteHashTree {
 
   explicit IncompleteHashTree(size_t num_leaves);
   size_t num_leaves() const { return num_leaves_; }
-  size_t size() const { return nodes_.size(); }
+  size_t size() const { return known_.size(); }
   size_t first_leaf_num() const { return first_leaf_num_; }
-  bool has(size_t i) const { return nodes_[i].has_value(); }
-  const std::optional<std::string>& node(size_t i) const { return nodes_[i]; }
-  const std::optional<std::string>& leaf(size_t leaf) const { return nodes_[first_leaf_num_ + leaf]; }
+  bool has(size_t i) const { return known_[i]; }
+  std::optional<std::string_view> node(size_t i) const;  // its 32 bytes, if known
+  std::optional<std::string_view> leaf(size_t leaf) const { return node(first_leaf_num_ + leaf); }
 
-  // The nodes not yet known that validating `leaf` needs (never the root).
-  std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false, OpCounter* ops = nullptr) const;
+  // The nodes not yet known that validating `leaf` needs (never the root), ascending.
+  std::vector<size_t> needed_hashes(size_t leaf, bool include_leaf = false, OpCounter* ops = nullptr) const;
   // Stores `hashes` (by node index) and `leaves` (by leaf number) if all of them check; else nothing.
+  // A hash that is not 32 bytes is a bad hash.
   Status set_hashes(const std::map<size_t, std::string>& hashes,
                     const std::map<size_t, std::string>& leaves = {}, OpCounter* ops = nullptr);
   Failure last_failure() const { return last_failure_; }
 
  private:
   Status fail(Failure failure, std::string message);
-  std::vector<std::optional<std::string>> nodes_;
+  std::string_view stored(size_t i) const {
+    return std::string_view(hashes_).substr(i * kHashSize, kHashSize);
+  }
+  void store(size_t i, std::string_view hash);
+  void forget_added();
+
+  std::string hashes_;       // node i at 32 * i; empty until a node is stored
+  std::vector<bool> known_;  // by node
   size_t num_leaves_;
   size_t first_leaf_num_;
   Failure last_failure_ = Failure::kNone;
+  // set_hashes()'s scratch, kept between calls: the nodes a batch added, and those still to check by depth.
+  std::vector<size_t> added_;
+  std::vector<std::vector<size_t>> to_check_;
 };
 
 }  // namespace perflab::share

@@ -4,6 +4,8 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <charconv>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 
@@ -20,20 +22,45 @@ const EVP_MD* sha256_md() {
   return md;
 }
 
-// SHA-256 of prefix + data, fed to the digest in two parts (no copy of a block or a whole file), on one
-// reused context.
-std::string sha256(std::string_view prefix, std::string_view data = {}) {
+using Digest = std::array<unsigned char, 32>;
+
+// SHA-256 of the pieces end to end, fed to the digest one by one (no copy of a block, a whole file or a
+// netstring), on one reused context.
+Digest sha256_of(std::initializer_list<std::string_view> pieces) {
   static thread_local std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
                                                                                       EVP_MD_CTX_free);
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  Digest digest{};
   unsigned int size = 0;
-  if (!context || EVP_DigestInit_ex(context.get(), sha256_md(), nullptr) != 1 ||
-      EVP_DigestUpdate(context.get(), prefix.data(), prefix.size()) != 1 ||
-      EVP_DigestUpdate(context.get(), data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1) {
+  bool ok = context && EVP_DigestInit_ex(context.get(), sha256_md(), nullptr) == 1;
+  for (std::string_view piece : pieces)
+    ok = ok && EVP_DigestUpdate(context.get(), piece.data(), piece.size()) == 1;
+  if (!ok || EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1 || size != digest.size()) {
     throw std::runtime_error("OpenSSL SHA-256 failed");  // only on a broken libcrypto
   }
-  return {reinterpret_cast<const char*>(digest.data()), size};
+  return digest;
+}
+
+std::string_view view(const Digest& digest) {
+  return {reinterpret_cast<const char*>(digest.data()), digest.size()};
+}
+
+// "<len>" of a netstring, written into `buffer`.
+std::string_view length_digits(size_t length, std::array<char, 24>& buffer) {
+  char* end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), length).ptr;
+  return {buffer.data(), static_cast<size_t>(end - buffer.data())};
+}
+
+// SHA256(SHA256(netstring(tag) + a)), or of netstring(tag) + netstring(a) + netstring(b) when `pair`:
+// the netstrings fed in pieces, never built.
+std::string tagged(std::string_view tag, std::string_view a, std::string_view b, bool pair) {
+  std::array<char, 24> tag_length{};
+  std::array<char, 24> a_length{};
+  std::array<char, 24> b_length{};
+  std::string_view tag_digits = length_digits(tag.size(), tag_length);
+  Digest inner = pair ? sha256_of({tag_digits, ":", tag, ",", length_digits(a.size(), a_length), ":", a, ",",
+                                   length_digits(b.size(), b_length), ":", b, ","})
+                      : sha256_of({tag_digits, ":", tag, ",", a});
+  return std::string(view(sha256_of({view(inner)})));
 }
 
 }  // namespace
@@ -43,15 +70,15 @@ std::string netstring(std::string_view data) {
 }
 
 std::string sha256d(std::string_view data) {
-  return sha256(sha256(data));
+  return std::string(view(sha256_of({view(sha256_of({data}))})));
 }
 
 std::string tagged_hash(std::string_view tag, std::string_view data) {
-  return sha256(sha256(netstring(tag), data));
+  return tagged(tag, data, {}, false);
 }
 
 std::string tagged_pair_hash(std::string_view tag, std::string_view a, std::string_view b) {
-  return tagged_hash(tag, netstring(a) + netstring(b));
+  return tagged(tag, a, b, true);
 }
 
 std::string block_hash(std::string_view block) {
@@ -88,7 +115,7 @@ std::string TaggedHasher::finish() {
   unsigned int size = 0;
   if (EVP_DigestFinal_ex(context_.get(), digest.data(), &size) != 1)
     throw std::runtime_error("OpenSSL SHA-256 failed");
-  return sha256({reinterpret_cast<const char*>(digest.data()), size});
+  return std::string(view(sha256_of({std::string_view(reinterpret_cast<const char*>(digest.data()), size)})));
 }
 
 }  // namespace perflab::share

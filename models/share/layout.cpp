@@ -265,27 +265,33 @@ void EncodedFile::load_segment(uint64_t segnum) const {
 }
 
 std::string EncodedFile::block(int shnum, uint64_t segnum) const {
-  bool tail = segnum + 1 == sizes.num_segments;
-  uint64_t block_size = tail ? sizes.tail_block_size : sizes.block_size;
+  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
+  // past the end of the file), the others encoded from it.
+  load_segment(segnum);
+  uint64_t block_size = cached_segment_.size() / static_cast<uint64_t>(cap.needed_shares);
+  if (shnum < cap.needed_shares)
+    return cached_segment_.substr(static_cast<uint64_t>(shnum) * block_size, block_size);
   std::string out(block_size, '\0');
-  if (shnum < cap.needed_shares) {
-    // A slice of the segment: read straight from the content, zeros past the end of the file.
-    uint64_t start = segnum * sizes.segment_size + static_cast<uint64_t>(shnum) * block_size;
-    if (start < cap.size) content->read(start, std::min(block_size, cap.size - start), out.data());
-  } else {
-    load_segment(segnum);
-    ErasureCode(cap.needed_shares, cap.total_shares)
-        .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
-  }
+  ErasureCode(cap.needed_shares, cap.total_shares)
+      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
   return out;
 }
 
 std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const {
   const uint64_t end = std::min(start + length, share_size());
-  std::string out;
-  if (start >= end) return out;
-  out.reserve(end - start);
+  if (start >= end) return {};
   const Offsets& o = offsets;
+  if (start >= o.data && end <= o.plaintext_hash_tree) {
+    // One whole data block, as the downloader asks for it: its encoding is the answer, with no copy.
+    uint64_t segnum = (start - o.data) / sizes.block_size;
+    bool tail = segnum + 1 == sizes.num_segments;
+    if (start == o.data + segnum * sizes.block_size &&
+        end - start == (tail ? sizes.tail_block_size : sizes.block_size)) {
+      return block(shnum, segnum);
+    }
+  }
+  std::string out;
+  out.reserve(end - start);
   const auto sh = static_cast<size_t>(shnum);
   uint64_t at = start;
   // Appends the part of [at, end) that falls in a section starting at `offset`.

@@ -102,7 +102,7 @@ struct EncodedFile {
 
  private:
   void load_segment(uint64_t segnum) const;
-  mutable uint64_t cached_segnum_ = UINT64_MAX;  // the padded segment parity blocks were last encoded from
+  mutable uint64_t cached_segnum_ = UINT64_MAX;  // the padded segment blocks were last cut or encoded from
   mutable std::string cached_segment_;
 };
 

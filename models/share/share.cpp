@@ -206,7 +206,7 @@ Result<bool> Share::satisfy_share_hash_tree() {
 }
 
 // share.py:474 _satisfy_block_hash_tree and :504 _satisfy_ciphertext_hash_tree: all the nodes or none.
-Result<bool> Share::satisfy_hashes(uint64_t section, const std::set<size_t>& needed, bool block_tree) {
+Result<bool> Share::satisfy_hashes(uint64_t section, const std::vector<size_t>& needed, bool block_tree) {
   call();
   std::map<size_t, std::string> hashes;
   for (size_t node : needed) {
@@ -225,18 +225,18 @@ Result<bool> Share::satisfy_hashes(uint64_t section, const std::set<size_t>& nee
 }
 
 // share.py:532 _satisfy_data_block
-bool Share::satisfy_data_block(const Request& active) {
-  const Request request = active;  // a copy: the request is popped below
+bool Share::satisfy_data_block(Request& active) {
   call();
+  const uint64_t segnum = active.segnum;
   const Sizes& sizes = node_.sizes();
-  bool tail = request.segnum + 1 == sizes.num_segments;
-  uint64_t start = actual_offsets_->data + request.segnum * sizes.block_size;
+  bool tail = segnum + 1 == sizes.num_segments;
+  uint64_t start = actual_offsets_->data + segnum * sizes.block_size;
   uint64_t length = tail ? sizes.tail_block_size : sizes.block_size;
   auto block = received_.pop(start, length);
   if (!block) return false;
-  const Observer& observer = request.observer;
+  Observer observer = std::move(active.observer);      // `active` is the front request, popped here
   requested_blocks_.erase(requested_blocks_.begin());  // retired either way
-  if (common_.check_block(request.segnum, *block, &ops_).ok()) {
+  if (common_.check_block(segnum, *block, &ops_).ok()) {
     received_.clear();  // "to dodge the #1170 spans.py complexity bug" (share.py:553)
     observer(BlockState::kComplete, &*block);
   } else {
@@ -302,15 +302,15 @@ size_t Share::send_requests(const Spans& desired) {
     const std::vector<Span>& spans = ask.spans();
     bucket_.readv(spans, [this, spans](std::vector<std::string> replies) {
       for (size_t i = 0; i < spans.size() && i < replies.size(); ++i) {
-        got_data(spans[i].start, spans[i].length, replies[i]);
+        got_data(spans[i].start, spans[i].length, std::move(replies[i]));
       }
       if (alive_) schedule_loop();
     });
   } else {
     for (const Span& span : ask) {
       ++stats_.remote_calls;
-      bucket_.read(span.start, span.length, [this, span](const std::string& data) {
-        got_data(span.start, span.length, data);
+      bucket_.read(span.start, span.length, [this, span](std::string data) {
+        got_data(span.start, span.length, std::move(data));
         if (alive_) schedule_loop();  // _trigger_loop (share.py:818)
       });
     }
@@ -324,12 +324,13 @@ void Share::log_dump(std::initializer_list<const Spans*> spans) {
 }
 
 // share.py:764 _got_data
-void Share::got_data(uint64_t start, uint64_t length, const std::string& data) {
-  stats_.bytes_read += data.size();
+void Share::got_data(uint64_t start, uint64_t length, std::string data) {
+  const uint64_t got = data.size();
+  stats_.bytes_read += got;
   if (!alive_) return;
   pending_.remove(start, length);
-  received_.add(start, data);
-  if (data.size() < length) unavailable_.add(start + data.size(), length - data.size());
+  received_.add(start, std::move(data));
+  if (got < length) unavailable_.add(start + got, length - got);
 }
 
 // share.py:823 _fail

@@ -26,7 +26,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -77,7 +76,8 @@ ShareStats& operator+=(ShareStats& a, const ShareStats& b);
 
 class Share {
  public:
-  using Observer = std::function<void(BlockState, const std::string* block)>;
+  // `block` is the checked block when the state is kComplete (the observer may move it), else null.
+  using Observer = std::function<void(BlockState, std::string* block)>;
 
   Share(DownloadNode& node, int shnum, RemoteBucket& bucket, EventualQueue& queue, LoopPolicy policy,
         double dyhb_rtt);
@@ -114,11 +114,11 @@ class Share {
   Result<bool> satisfy_offsets();
   Result<bool> satisfy_ueb();
   Result<bool> satisfy_share_hash_tree();
-  Result<bool> satisfy_hashes(uint64_t section, const std::set<size_t>& needed, bool block_tree);
-  bool satisfy_data_block(const Request& active);
+  Result<bool> satisfy_hashes(uint64_t section, const std::vector<size_t>& needed, bool block_tree);
+  bool satisfy_data_block(Request& active);
   Desire desire();
   size_t send_requests(const Spans& desired);
-  void got_data(uint64_t start, uint64_t length, const std::string& data);
+  void got_data(uint64_t start, uint64_t length, std::string data);
   void fail(const std::string& why);
   void call() { ops_.add(1); }  // one step of the loop machinery (op_counter.h)
   void log_dump(std::initializer_list<const Spans*> spans);

@@ -116,7 +116,7 @@ Spans Spans::operator&(const Spans& other) const {
   return result;
 }
 
-void DataSpans::add(uint64_t start, const std::string& data) {
+void DataSpans::add(uint64_t start, std::string data) {
   if (data.empty()) return;
   uint64_t end = start + data.size();
   size_t first = 0;
@@ -125,7 +125,7 @@ void DataSpans::add(uint64_t start, const std::string& data) {
   while (last < chunks_.size() && chunks_[last].start <= end) ++last;
   count_ops(ops_, last + 1);
   if (first == last) {
-    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(first), Chunk{start, data});
+    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(first), Chunk{start, std::move(data)});
     return;
   }
   // Old bytes before `start` and after `end` survive; the new data wins where they overlap.
@@ -177,6 +177,15 @@ void DataSpans::remove(uint64_t start, uint64_t length) {
 }
 
 std::optional<std::string> DataSpans::pop(uint64_t start, uint64_t length) {
+  size_t at = 0;
+  while (at < chunks_.size() && chunks_[at].end() <= start) ++at;
+  if (length > 0 && at < chunks_.size() && chunks_[at].start == start && chunks_[at].data.size() == length) {
+    // What get() and remove() would count: each walks the at + 1 chunks up to this one.
+    count_ops(ops_, 2 * (at + 1));
+    std::string data = std::move(chunks_[at].data);
+    chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(at));
+    return data;
+  }
   auto data = get(start, length);
   if (data) remove(start, length);
   return data;

@@ -63,12 +63,13 @@ class DataSpans {
 
   explicit DataSpans(OpCounter* ops = nullptr) : ops_(ops) {}
 
-  void add(uint64_t start, const std::string& data);  // overwrites what was held there
+  void add(uint64_t start, std::string data);  // overwrites what was held there
   std::optional<std::string> get(uint64_t start, uint64_t length) const;
   void remove(uint64_t start, uint64_t length);
-  std::optional<std::string> pop(uint64_t start, uint64_t length);  // get, and remove if held
-  Spans spans() const;                                              // the offsets held
-  uint64_t len() const;                                             // bytes held
+  // get, and remove if held; a range that is one whole chunk is moved out, not copied.
+  std::optional<std::string> pop(uint64_t start, uint64_t length);
+  Spans spans() const;   // the offsets held
+  uint64_t len() const;  // bytes held
   void clear() { chunks_.clear(); }
   const std::vector<Chunk>& chunks() const { return chunks_; }
 

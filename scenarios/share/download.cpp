@@ -18,7 +18,10 @@
 // CPU: every loop() is charged its counted span operations x the calibration's cost per operation, each
 // decoded segment its bytes x the cost per byte, each remote call its Banana tokens x the cost per token
 // (call_cost.h) on the client (serializing the call, parsing the answer) and on its server (parsing,
-// serializing the answer) — sleep_for on the reactor: one CPU, as in Tahoe; servers have their own.
+// serializing the answer) — sleep_for on the reactor: one CPU, as in Tahoe; servers have their own. The
+// reactor sleeps what it was charged only when it next sends or polls (Reactor::charge), so a turn's
+// loop() passes cost one SimGrid event, not one each.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,7 +96,11 @@ class Reactor {
         poll_window_(poll_window),
         costs_(costs),
         totals_(totals),
-        outgoing_(static_cast<size_t>(servers)) {}
+        client_box_(s4u::Mailbox::by_name("client")),
+        outgoing_(static_cast<size_t>(servers)) {
+    for (int s = 0; s < servers; ++s)
+      server_boxes_.push_back(s4u::Mailbox::by_name("server-" + std::to_string(s)));
+  }
 
   void queue_read(int server, Read read) {
     outgoing_[static_cast<size_t>(server)].push_back(std::move(read));
@@ -125,16 +132,22 @@ class Reactor {
       if (queue_.empty() && in_flight_ == 0) break;  // stalled: reported by the caller
       io_pass(/*block=*/queue_.empty());
     }
+    settle();
   }
 
+  // CPU the reactor spends: it is busy for `seconds` more. The sleep that stands for it is taken only when
+  // the reactor next touches the network (settle()): nothing it computes in between depends on the
+  // simulated clock, so one sleep for a turn's loop(), decode and parse charges gives the same times (up
+  // to rounding) with a fraction of SimGrid's events. clock() is the time the work has reached.
   void charge(double seconds) {
-    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
+    if (seconds > 0) busy_s_ += seconds;
   }
+  double clock() const { return SimWorld::now() + busy_s_; }
   Timeline* timeline() const { return world_.timeline(); }
   const Costs& costs() const { return costs_; }
 
-  static s4u::Mailbox* client_box() { return s4u::Mailbox::by_name("client"); }
-  static s4u::Mailbox* server_box(int s) { return s4u::Mailbox::by_name("server-" + std::to_string(s)); }
+  s4u::Mailbox* client_box() const { return client_box_; }
+  s4u::Mailbox* server_box(int s) const { return server_boxes_[static_cast<size_t>(s)]; }
 
  private:
   // The turn's calls, serialized (their CPU charged here: the reactor runs one thing at a time) and sent.
@@ -152,6 +165,7 @@ class Reactor {
         tokens += call_tokens(read.readv, read.spans.size());
       }
       charge_calls("serialize calls", tokens);
+      settle();
       batch->sent_at = SimWorld::now();
       ++in_flight_;
       world_.post(server_box(static_cast<int>(s)), std::move(batch), bytes);
@@ -162,17 +176,30 @@ class Reactor {
     double seconds = tokens * costs_.seconds_per_token;
     totals_.tokens += static_cast<uint64_t>(tokens);
     totals_.call_cpu_s += seconds;
-    double start = SimWorld::now();
+    double start = clock();
     charge(seconds);
-    if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, SimWorld::now());
+    if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, clock());
+  }
+
+  void settle() {
+    if (busy_s_ > 0) s4u::this_actor::sleep_for(busy_s_);
+    busy_s_ = 0;
   }
 
   void io_pass(bool block) {
     std::vector<std::unique_ptr<Batch>> arrived;
     if (block) {
+      // The reactor waits for the first answer once the work charged so far is done: it waits from now,
+      // and if the answer came before that work would have ended, sleeps the rest of it and poll_window in
+      // one sleep.
+      double busy_until = clock();
+      busy_s_ = 0;
       arrived.push_back(SimWorld::receive<Batch>(client_box()));
-      if (poll_window_ > 0) s4u::this_actor::sleep_for(poll_window_);
+      double rest = std::max(0.0, busy_until - SimWorld::now()) + poll_window_;
+      if (rest > 0) s4u::this_actor::sleep_for(rest);
       s4u::this_actor::yield();  // let everything that completes at this instant land
+    } else {
+      settle();
     }
     while (client_box()->ready()) arrived.push_back(SimWorld::receive<Batch>(client_box()));
     for (auto& batch : arrived) {
@@ -185,7 +212,7 @@ class Reactor {
           uint64_t bytes = 0;
           for (const auto& d : read.data) bytes += d.size();
           timeline()->span("server-" + std::to_string(batch->server),
-                           "read " + std::to_string(read.spans.size()), read.sent_at, SimWorld::now(),
+                           "read " + std::to_string(read.spans.size()), read.sent_at, clock(),
                            "[" + std::to_string(read.spans.front().start) + ":+" +
                                std::to_string(read.spans.front().length) + "] " + std::to_string(bytes) +
                                " B");
@@ -199,9 +226,12 @@ class Reactor {
   double poll_window_;
   Costs costs_;
   Totals& totals_;
+  s4u::Mailbox* client_box_;
+  std::vector<s4u::Mailbox*> server_boxes_;  // looked up once: by_name builds a string and searches a map
   share::EventualQueue queue_;
   std::vector<std::vector<Read>> outgoing_;
   int in_flight_ = 0;
+  double busy_s_ = 0;  // CPU charged and not yet slept
 };
 
 void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) {
@@ -210,7 +240,7 @@ void SimBucket::read(uint64_t start, uint64_t length, std::function<void(std::st
   read.on_reply = [on_reply = std::move(on_reply)](std::vector<std::string> data) {
     on_reply(std::move(data.at(0)));
   };
-  read.sent_at = SimWorld::now();
+  read.sent_at = reactor_.clock();
   reactor_.queue_read(server_, std::move(read));
 }
 
@@ -219,17 +249,16 @@ void SimBucket::readv(std::vector<Span> spans, std::function<void(std::vector<st
   read.readv = true;
   read.spans = std::move(spans);
   read.on_reply = std::move(on_reply);
-  read.sent_at = SimWorld::now();
+  read.sent_at = reactor_.clock();
   reactor_.queue_read(server_, std::move(read));
 }
 
 // A storage server: parses each message's calls, answers them all in one turn (charged its tokens x the
 // cost per token on its own CPU), the answers in one message. The bytes of its share are produced as it
 // sends them (EncodedFile::read).
-void serve(SimWorld& world, int server, const share::EncodedFile& file, double seconds_per_token,
-           double& server_cpu_s) {
+void serve(SimWorld& world, s4u::Mailbox* inbox, s4u::Mailbox* client, int server,
+           const share::EncodedFile& file, double seconds_per_token, double& server_cpu_s) {
   s4u::Actor::self()->daemonize();
-  auto* inbox = Reactor::server_box(server);
   for (;;) {
     auto batch = SimWorld::receive<Batch>(inbox);
     double bytes = kReplyBytes;
@@ -246,7 +275,7 @@ void serve(SimWorld& world, int server, const share::EncodedFile& file, double s
     double seconds = tokens * seconds_per_token;
     server_cpu_s += seconds;
     if (seconds > 0) s4u::this_actor::sleep_for(seconds);
-    world.post(Reactor::client_box(), std::move(batch), bytes);
+    world.post(client, std::move(batch), bytes);
   }
 }
 
@@ -271,7 +300,7 @@ Result<Metrics> run_download(const RunContext& context) {
   std::string stall;
 
   s4u::Actor::create("client", world.host("client"), [&] {
-    Reactor::client_box()->set_receiver(s4u::Actor::self());
+    reactor.client_box()->set_receiver(s4u::Actor::self());
     std::vector<double> rtt = reactor.dyhb();
     std::vector<share::Share*> in_use;
     uint64_t segment = 0;
@@ -282,7 +311,7 @@ Result<Metrics> run_download(const RunContext& context) {
                                                       rtt[static_cast<size_t>(s)]));
       share::Share* sh = shares.back().get();
       sh->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {
-        double start = SimWorld::now();
+        double start = reactor.clock();
         double satisfy = static_cast<double>(report.satisfaction_ops) * reactor.costs().seconds_per_op;
         double desire = static_cast<double>(report.desire_ops) * reactor.costs().seconds_per_op;
         reactor.charge(satisfy + desire);
@@ -300,16 +329,16 @@ Result<Metrics> run_download(const RunContext& context) {
     }
     share::Download download(node, in_use, reactor.queue());
     download.decode_hook = [&reactor](uint64_t bytes) {
-      double start = SimWorld::now();
+      double start = reactor.clock();
       reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
-      if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, SimWorld::now());
+      if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, reactor.clock());
     };
     download.segment_hook = [&](uint64_t segnum, bool started) {
       if (started) {
         segment = segnum;
-        segment_started = SimWorld::now();
+        segment_started = reactor.clock();
       } else if (Timeline* t = reactor.timeline()) {
-        t->span("segments", "segment " + std::to_string(segnum), segment_started, SimWorld::now());
+        t->span("segments", "segment " + std::to_string(segnum), segment_started, reactor.clock());
       }
     };
     download.start();
@@ -323,13 +352,14 @@ Result<Metrics> run_download(const RunContext& context) {
       stall = "the downloaded bytes differ from the file";
     }
     totals.done_at = SimWorld::now();
-    Reactor::client_box()->set_receiver(nullptr);
+    reactor.client_box()->set_receiver(nullptr);
   });
   for (int s = 0; s < n; ++s) {
     const share::EncodedFile& stored = file;
     s4u::Actor::create("server-" + std::to_string(s), world.host("server-" + std::to_string(s)),
-                       [&world, s, &stored, &costs, &totals] {
-                         serve(world, s, stored, costs.seconds_per_token, totals.server_cpu_s);
+                       [&world, &reactor, s, &stored, &costs, &totals] {
+                         serve(world, reactor.server_box(s), reactor.client_box(), s, stored,
+                               costs.seconds_per_token, totals.server_cpu_s);
                        });
   }
   world.run();

@@ -70,7 +70,7 @@ TEST(HashTree, IncompleteTreeRejectsABadHashAndForgetsTheBatch) {
   HashTree full(leaves);
   IncompleteHashTree tree(5);
   ASSERT_TRUE(tree.set_hashes({{0, full[0]}}).ok());
-  EXPECT_EQ(tree.needed_hashes(2, false), (std::set<size_t>{2, 3, 10}));  // P = 8, leaf 2 is node 9
+  EXPECT_EQ(tree.needed_hashes(2, false), (std::vector<size_t>{2, 3, 10}));  // P = 8, leaf 2 is node 9
   std::map<size_t, std::string> chain;
   for (size_t node : tree.needed_hashes(2, true)) chain[node] = full[node];
   std::map<size_t, std::string> bad = chain;
@@ -86,6 +86,24 @@ TEST(HashTree, IncompleteTreeRejectsABadHashAndForgetsTheBatch) {
   ASSERT_TRUE(empty.set_hashes({{0, full[0]}}).ok());
   EXPECT_FALSE(empty.set_hashes({{11, full[11]}}).ok());
   EXPECT_EQ(empty.last_failure(), IncompleteHashTree::Failure::kNotEnoughHashes);
+}
+
+TEST(HashTree, IncompleteTreeHoldsNodesOf32BytesOnly) {
+  std::vector<std::string> leaves;
+  for (int i = 0; i < 4; ++i) leaves.push_back(block_hash(std::to_string(i)));
+  HashTree full(leaves);
+  IncompleteHashTree tree(4);
+  EXPECT_FALSE(tree.node(0).has_value());
+  EXPECT_FALSE(tree.set_hashes({{0, full[0].substr(0, 31)}}).ok());
+  EXPECT_EQ(tree.last_failure(), IncompleteHashTree::Failure::kBadHash);
+  EXPECT_FALSE(tree.has(0));
+  ASSERT_TRUE(tree.set_hashes({{0, full[0]}}).ok());
+  EXPECT_EQ(tree.node(0), std::optional<std::string_view>(full.view(0)));
+  // Both children of a node in one batch: the parent is computed once and checked against the root.
+  ASSERT_TRUE(tree.set_hashes({{1, full[1]}, {2, full[2]}}).ok());
+  EXPECT_TRUE(tree.set_hashes({}, {{0, leaves[0]}, {1, leaves[1]}}).ok());
+  EXPECT_EQ(tree.leaf(1), std::optional<std::string_view>(full.view(tree.first_leaf_num() + 1)));
+  EXPECT_EQ(tree.needed_hashes(3, true), (std::vector<size_t>{5, 6}));
 }
 
 TEST(Erasure, AnyKSharesDecode) {
