@@ -78,7 +78,7 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
                             double pack_rate, int64_t relay_buffer, int64_t inner_pipe,
                             double timer_resolution, double timer_phase, const py::object& delay,
                             int64_t chunk_size, double write_rate, const py::object& trace,
-                            uint64_t content_seed, double relay_cost) {
+                            uint64_t content_seed, double relay_cost, double wake_latency) {
   PipelineOptions o;
   o.platform = value_or_throw(pipe::kPlatformNames.parse(platform));
   o.mechanism = value_or_throw(pipe::kMechanismNames.parse(mechanism));
@@ -92,6 +92,7 @@ PipelineResult run_pipeline(const std::string& platform, const std::string& mech
   o.pack_rate = pack_rate;
   o.relay_buffer = byte_count(relay_buffer, "relay_buffer");
   o.relay_cost = relay_cost;
+  o.reader.wake_latency = wake_latency;
   o.inner_pipe = byte_count(inner_pipe, "inner_pipe");
   o.timer_resolution = timer_resolution;
   o.timer_phase = timer_phase;
@@ -189,8 +190,8 @@ void bind_pipe(py::module_& models) {
       "parameters (the model's validate()). Sizes are bytes, durations seconds, rates bytes/s.\n\n" +
       knob_lines(pipe_study::knobs().specs(),
                  {"platform", "mechanism", "pump", "pipe_buffer", "writer", "transfer_bytes", "read_size",
-                  "handler_c0", "handler_c1", "pack_rate", "relay_buffer", "relay_cost", "inner_pipe",
-                  "timer_resolution", "chunk_size", "write_rate"}) +
+                  "handler_c0", "handler_c1", "wake_latency", "pack_rate", "relay_buffer", "relay_cost",
+                  "inner_pipe", "timer_resolution", "chunk_size", "write_rate"}) +
       "timer_phase: where the Windows tick grid starts, seconds (the study draws it per seed).\n"
       "completion_delay: H1's D in seconds: a number, or a callable returning one per delayed read.\n"
       "trace: the writes to replay (trace): a trace file path (time_s,bytes CSV) or a list of "
@@ -206,7 +207,8 @@ void bind_pipe(py::module_& models) {
         py::arg("timer_resolution") = d.timer_resolution, py::arg("timer_phase") = d.timer_phase,
         py::arg("completion_delay") = py::none(), py::arg("chunk_size") = d.chunk_size,
         py::arg("write_rate") = d.write_rate, py::arg("trace") = py::none(),
-        py::arg("content_seed") = d.content_seed, py::arg("relay_cost") = d.relay_cost, doc.c_str());
+        py::arg("content_seed") = d.content_seed, py::arg("relay_cost") = d.relay_cost,
+        py::arg("wake_latency") = d.reader.wake_latency, doc.c_str());
   const RealPumpOptions r;
   m.def(
       "run_real_pump", &run_real_pump, py::arg("argv"), py::arg("stdin") = py::bytes(""),

@@ -58,6 +58,18 @@ def test_a_completion_delay_can_be_drawn_by_a_python_callable():
     assert result.conserved
 
 
+def test_a_linux_reader_that_wakes_late_takes_a_header_and_its_payload_in_one_read():
+    # upload-pack's pattern: a 5-byte side-band header, then its payload 0.07 us later, every millisecond.
+    writes = [w for i in range(50) for w in ((i * 1e-3, 5), (i * 1e-3 + 7e-8, 8192))]
+    kwargs = dict(platform="linux", pump="nuprocess-epoll", pipe_buffer=65536, writer="trace", trace=writes)
+    at_once = pipe.run_pipeline(wake_latency=0, **kwargs)
+    late = pipe.run_pipeline(wake_latency=10e-6, **kwargs)
+    assert at_once.bytes == late.bytes == 50 * 8197
+    assert at_once.reads == 100
+    assert late.reads == 50
+    assert "wake_latency: linux: from a wake" in pipe.run_pipeline.__doc__
+
+
 def test_bad_parameters_are_value_errors_with_the_models_message():
     with pytest.raises(ValueError, match="nuprocess-epoll"):
         git("nuprocess-epoll", 65536, "windows", "poll-tick")
