@@ -7,6 +7,8 @@
 #include <iostream>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "sim/check.h"
 #include "sim/commands.h"
 #include "sim/compare.h"
@@ -55,7 +57,7 @@ std::string build_difference(const fs::path& csv) {
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"compiler", now.compiler}, {"simgrid", now.simgrid}}) {
     if (meta.count(key) != 0 && meta[key] != value)
-      differences.push_back(key + " " + meta[key] + " (committed) vs " + value + " (this build)");
+      differences.push_back(fmt::format("{} {} (committed) vs {} (this build)", key, meta[key], value));
   }
   if (differences.empty()) return "";
   return csv.filename().string() + " came from another build: " + join(differences, "; ") +

@@ -37,60 +37,61 @@ template <class Options>
 class Knobs {
  public:
   template <class Member>
-  ParamSpec& integer(std::string name, Member member, std::string meaning) {
+  ParamSpec& integer(const std::string& name, Member member, std::string meaning) {
     auto value = default_of(member);
     return bind(int_param(name, std::to_string(static_cast<int64_t>(value)), std::move(meaning)), member,
                 [name](const Params& p) { return p.integer(name); });
   }
   template <class Member>
-  ParamSpec& real(std::string name, Member member, std::string meaning) {
+  ParamSpec& real(const std::string& name, Member member, std::string meaning) {
     return bind(real_param(name, format_number(default_of(member)), std::move(meaning)), member,
                 [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
-  ParamSpec& boolean(std::string name, Member member, std::string meaning) {
+  ParamSpec& boolean(const std::string& name, Member member, std::string meaning) {
     return bind(bool_param(name, default_of(member) ? "true" : "false", std::move(meaning)), member,
                 [name](const Params& p) { return p.boolean(name); });
   }
   template <class Member>
-  ParamSpec& size(std::string name, Member member, std::string meaning) {
+  ParamSpec& size(const std::string& name, Member member, std::string meaning) {
     return bind(size_param(name, size_literal(static_cast<double>(default_of(member))), std::move(meaning)),
                 member, [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
-  ParamSpec& rate(std::string name, Member member, std::string meaning) {
+  ParamSpec& rate(const std::string& name, Member member, std::string meaning) {
     return bind(rate_param(name, rate_literal(default_of(member)), std::move(meaning)), member,
                 [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
-  ParamSpec& duration(std::string name, Member member, std::string meaning) {
+  ParamSpec& duration(const std::string& name, Member member, std::string meaning) {
     return bind(duration_param(name, duration_literal(default_of(member)), std::move(meaning)), member,
                 [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
-  ParamSpec& distribution(std::string name, Member member, std::string meaning) {
+  ParamSpec& distribution(const std::string& name, Member member, std::string meaning) {
     return bind(distribution_param(name, default_of(member).spec(), std::move(meaning)), member,
                 [name](const Params& p) { return p.distribution(name); });
   }
   template <class Member>
-  ParamSpec& text(std::string name, Member member, std::string meaning) {
+  ParamSpec& text(const std::string& name, Member member, std::string meaning) {
     return bind(text_param(name, default_of(member), std::move(meaning)), member,
                 [name](const Params& p) { return p.text(name); });
   }
   // A file, relative to the scenario file; the member holds the resolved path.
   template <class Member>
-  ParamSpec& path(std::string name, Member member, std::string meaning) {
+  ParamSpec& path(const std::string& name, Member member, std::string meaning) {
     return bind(path_param(name, default_of(member), std::move(meaning)), member,
                 [name](const Params& p) { return p.string(name); });
   }
   template <class Member>
-  ParamSpec& paths(std::string name, Member member, std::string meaning) {
+  ParamSpec& paths(const std::string& name, Member member, std::string meaning) {
     return bind(path_list_param(name, toml_string_list(default_of(member)), std::move(meaning)), member,
                 [name](const Params& p) { return p.paths(name); });
   }
   // One of the values `names` lists, spelled as it spells them.
   template <class Member, class Enum>
-  ParamSpec& choice(std::string name, Member member, const EnumNames<Enum>& names, std::string meaning) {
+  ParamSpec& choice(const std::string& name, Member member, const EnumNames<Enum>& names,
+                    std::string meaning) {
     return bind(choice_param(name, names.name(default_of(member)), names.names(), std::move(meaning)), member,
                 [name, &names](const Params& p) { return p.choice(name, names); });
   }

@@ -161,7 +161,7 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 
 Result<Metrics> run_jgit_job(const RunContext& context) {
   const JobOptions o = knobs().options(context.params);
-  const JGitInputs& inputs = context.inputs.get<JGitInputs>();
+  const auto& inputs = context.inputs.get<JGitInputs>();
   const Costs costs{o.server_cpu_per_class, o.client_cpu_per_class};
 
   SimWorld world(context, {"agent", "controller"});

@@ -67,7 +67,7 @@ Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) 
 }
 
 Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs) {
-  const share::EncodedFile& file = inputs.get<share::EncodedFile>();  // outlives the workload: the runner's
+  const auto& file = inputs.get<share::EncodedFile>();  // outlives the workload: the runner's
   const ShareOptions o = knobs().options(params);
   if (o.workload == CalibrationWorkload::kDecode) return setup_decode(file, o.passes);
   const int64_t passes = o.passes;

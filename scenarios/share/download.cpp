@@ -283,7 +283,7 @@ void serve(SimWorld& world, s4u::Mailbox* inbox, s4u::Mailbox* client, int serve
 
 Result<Metrics> run_download(const RunContext& context) {
   const ShareOptions o = knobs().options(context.params);
-  const share::EncodedFile& file = context.inputs.get<share::EncodedFile>();
+  const auto& file = context.inputs.get<share::EncodedFile>();
   const share::LoopPolicy policy = o.loop;
   const int n = static_cast<int>(o.n);
   CpuCosts cpu = cpu_costs(o);
