@@ -9,22 +9,10 @@
 #include <fstream>
 
 #include "models/pipe/real_git.h"
+#include "tests/pipe/temp_folder.h"
 
 namespace perflab::pipe {
 namespace {
-
-class TempFolder {
- public:
-  TempFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pipe-test-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempFolder() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 RealPumpOptions shell(const std::string& script, double timeout_s = 20) {
   RealPumpOptions o;

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "models/pipe/real_git.h"
+#include "tests/pipe/temp_folder.h"
 
 namespace perflab::pipe {
 namespace {
@@ -65,19 +66,6 @@ TEST(SameRun, ARecordThatDoesNotAddUpIsRefused) {
   run.writes.clear();
   EXPECT_FALSE(same_run_from(run).ok());
 }
-
-class TempFolder {
- public:
-  TempFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pipe-same-run-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempFolder() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // The behaviour check. Real upload-pack serving a clone of an 8 MiB repository, three runs per pipe size,
 // 0.2 s apart; each run's own writes replayed into the model with the pipe the kernel set and the latency
