@@ -64,6 +64,17 @@ Result<double> parse_metric(const std::string& where, const std::string& name, c
   return value;
 }
 
+// A record's fields, or why it is not a row of a file whose header has `width` columns.
+Result<std::vector<std::string>> record_fields(const std::string& where, const std::string& text,
+                                               size_t width) {
+  auto fields = split_csv_line(text);
+  if (fields.size() != width) {
+    return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
+                         std::to_string(width) + " as in the header");
+  }
+  return fields;
+}
+
 // Where each of the scenario's parameters stands among a file's parameter columns, up to the first the
 // file lacks.
 std::vector<size_t> scenario_columns(const Scenario& scenario, const std::vector<std::string>& file_columns) {
@@ -96,12 +107,10 @@ Status read_repetitions(const std::filesystem::path& file,
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& [line, text] = records[r];
     if (text.empty()) continue;
-    auto fields = split_csv_line(text);
-    std::string where = file.string() + ":" + std::to_string(line) + ": ";
-    if (fields.size() != header.size()) {
-      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
-                           std::to_string(header.size()) + " as in the header");
-    }
+    const std::string where = file.string() + ":" + std::to_string(line) + ": ";
+    auto split = record_fields(where, text, header.size());
+    if (!split.ok()) return split.status();
+    const std::vector<std::string>& fields = *split;
     std::vector<std::string> values;
     for (size_t c : param_index) values.push_back(fields[c]);
     auto point = point_of.find(values);
@@ -144,12 +153,10 @@ Result<ResultRows> read_result_rows(const std::filesystem::path& csv) {
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& [line, text] = records[r];
     if (text.empty()) continue;
-    auto fields = split_csv_line(text);
-    std::string where = csv.string() + ":" + std::to_string(line) + ": ";
-    if (fields.size() != header.size()) {
-      return Status::Error(where + std::to_string(fields.size()) + " fields, expected " +
-                           std::to_string(header.size()) + " as in the header");
-    }
+    const std::string where = csv.string() + ":" + std::to_string(line) + ": ";
+    auto split = record_fields(where, text, header.size());
+    if (!split.ok()) return split.status();
+    const std::vector<std::string>& fields = *split;
     ResultRow row;
     row.point.assign(fields.begin(), fields.begin() + static_cast<long>(seed_index));
     row.labels = row.point;
