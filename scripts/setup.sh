@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git ccache   # ccache: a second clone builds from the cache
   libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
   libssl-dev   # OpenSSL libcrypto: SHA-256 hash trees of the share study
