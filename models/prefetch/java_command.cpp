@@ -61,7 +61,8 @@ Status add_element(const std::string& element, const fs::path& base, const std::
     }
     return Status::OK();
   }
-  const std::string absolute = fs::absolute(path, error).lexically_normal().string();
+  std::string absolute = fs::absolute(path, error).lexically_normal().string();
+  while (absolute.size() > 1 && absolute.back() == '/') absolute.pop_back();  // "dir/." is "dir/"
   if (fs::is_directory(path, error)) {
     out.directories.push_back(absolute);
     return Status::OK();

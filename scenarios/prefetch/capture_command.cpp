@@ -122,6 +122,19 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   if (flags.command.empty())
     return fail_input("capture prefetch: no command after --, expected `-- java [options] MAINCLASS [args]`");
   const std::string jvm = jvm_of(flags.command[0]);
+  // Is it a JVM? Every HotSpot `java` prints its properties (on stderr) with -XshowSettings.
+  const std::string probe = shell_words({jvm, "-XshowSettings:properties", "-version"});
+  std::string probe_text;
+  int probe_status = -1;
+  if (FILE* out = popen((probe + " 2>&1").c_str(), "r")) {
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), out)) > 0;) probe_text.append(buffer, n);
+    probe_status = pclose(out);
+  }
+  if (probe_status != 0 || probe_text.find("java.home = ") == std::string::npos) {
+    return fail_input("capture prefetch: \"" + jvm + "\" is not a JVM: `" + probe +
+                      "` did not print java.home, expected `java` (or $JAVA) or the path of a JDK's bin/java");
+  }
   auto command = prefetch::parse_java_command({flags.command.begin() + 1, flags.command.end()});
   if (!command.ok()) return fail_input("capture prefetch: " + shell_words(flags.command) + ": " + command.status().message());
   const char* environment_classpath = std::getenv("CLASSPATH");
@@ -135,19 +148,6 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   if (!created.ok()) return fail_input("capture prefetch: " + created.status().message());
   CaptureFolder folder = std::move(created).value();
 
-  // Is it a JVM? Every HotSpot `java` prints its properties with -XshowSettings.
-  const fs::path probe = folder.staged("probe.txt");
-  auto probed = run_child({jvm, "-XshowSettings:properties", "-version"}, probe.string(), probe.string());
-  std::ifstream probe_in(probe);
-  const std::string probe_text((std::istreambuf_iterator<char>(probe_in)), std::istreambuf_iterator<char>());
-  if (!probed.ok() || !probed->ok() || probe_text.find("java.home = ") == std::string::npos) {
-    return fail_input("capture prefetch: \"" + jvm + "\" is not a JVM" +
-                      (probed.ok() ? ": `" + jvm + " -XshowSettings:properties -version` " + probed->describe() +
-                                         " without printing java.home"
-                                   : " (" + probed.status().message() + ")") +
-                      ", expected `java` (or $JAVA) or the path of a JDK's bin/java");
-  }
-  fs::remove(probe);
 
   const fs::path log = folder.staged(name + ".classload.log");
   if (log.string().find_first_of(":,\"") != std::string::npos)
