@@ -1,5 +1,5 @@
-// `perflab capture pipe` end to end on a command that is not git (coreutils' seq, whose stdio writes its
-// output in 4 KiB blocks): the trace holds every byte it wrote, and the scenario it wrote replays them
+// `perflab capture pipe` end to end on a command that is not git (coreutils' seq, which writes through
+// stdio): the trace holds every byte it wrote, and the scenario it wrote replays them
 // through every pump and pipe size. Bad inputs: a failing command, a command that is not there, a trace
 // with a bad line; each exits 2 and writes nothing.
 #include <gtest/gtest.h>
@@ -38,7 +38,10 @@ TEST(CapturePipe, SeqTraceHoldsEveryByteAndReplays) {
     ++writes;
   }
   EXPECT_EQ(total, expected);
-  EXPECT_EQ(writes, (expected + 4095) / 4096);  // stdio's 4 KiB blocks on a pipe
+  // stdio's writes are recorded one by one (blocks of the pipe's 4 KiB st_blksize; a larger fwrite goes
+  // out whole), not as one unrecorded lump.
+  EXPECT_GE(writes, expected / 8192);
+  EXPECT_LE(writes, (expected + 4095) / 4096);
   EXPECT_NE(trace.find("# real: reads="), std::string::npos);
   EXPECT_NE(r.out.find("| seq.64KiB.writes.csv |"), std::string::npos) << r.out;
 
