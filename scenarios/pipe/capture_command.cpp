@@ -66,8 +66,8 @@ std::string trace_file_text(const Run& chosen, size_t asked, size_t runs, const 
           "recorded inside the child by perflab_write_recorder (perflab capture pipe). Seconds since the first",
           "write, bytes, and when the write's copy was done: time_s + min(the syscall's time, copy_c0 + copy_c1 "
           "* bytes).",
-          "Bytes the pump read that no recorded write accounts for (written past the recorder, e.g. by stdio",
-          "before it was set up) are one write at the pump's first read.",
+          "Bytes the pump read that no recorded write accounts for (written without libc's write, or before",
+          "the recorder was loaded) are one write at the pump's first read.",
           real_line, measured_line});
 }
 
