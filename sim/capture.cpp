@@ -6,9 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <deque>
 #include <fstream>
 
@@ -64,7 +64,8 @@ Result<std::vector<fs::path>> CaptureFolder::commit() {
 }
 
 std::string ChildExit::describe() const {
-  return exited ? "exited with status " + std::to_string(status) : "was killed by signal " + std::to_string(signal);
+  return exited ? "exited with status " + std::to_string(status)
+                : "was killed by signal " + std::to_string(signal);
 }
 
 Result<ChildExit> run_child(const std::vector<std::string>& argv, const std::string& stdout_file,
@@ -81,8 +82,7 @@ Result<ChildExit> run_child(const std::vector<std::string>& argv, const std::str
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0)
-    return Status::Error("cannot run \"" + argv[0] + "\" (" + std::strerror(spawned) + ")");
+  if (spawned != 0) return Status::Error("cannot run \"" + argv[0] + "\" (" + std::strerror(spawned) + ")");
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) return Status::Error("waiting for \"" + argv[0] + "\": " + std::strerror(errno));
@@ -97,8 +97,9 @@ Result<ChildExit> run_child(const std::vector<std::string>& argv, const std::str
 std::string shell_words(const std::vector<std::string>& argv) {
   std::string text;
   for (const auto& word : argv) {
-    const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                               "0123456789_./:=@%+-,") == std::string::npos;
+    const bool plain = !word.empty() && word.find_first_not_of(
+                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                            "0123456789_./:=@%+-,") == std::string::npos;
     std::string quoted = "'";
     for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     text += (text.empty() ? "" : " ") + (plain ? word : quoted + "'");

@@ -145,8 +145,9 @@ int cli_main(int argc, char** argv) {
 
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
-      "capture", "Record your own program's workload for a study and write a scenario that replays it "
-                 "(docs/your-own-workload.md)");
+      "capture",
+      "Record your own program's workload for a study and write a scenario that replays it "
+      "(docs/your-own-workload.md)");
   capture->require_subcommand(1);
   auto* capture_prefetch = capture->add_subcommand(
       "prefetch",
@@ -157,7 +158,8 @@ int cli_main(int argc, char** argv) {
       "Run a command through the real epoll pump with its writes on stdout recorded: write "
       "OUT/NAME.SIZE.writes.csv and NAME.toml (the writes through every pump and pipe size)");
   for (auto* sub : {capture_prefetch, capture_pipe}) {
-    sub->add_option("--out", capture_flags.out, "Folder to write to (made if missing; nothing else is written)")
+    sub->add_option("--out", capture_flags.out,
+                    "Folder to write to (made if missing; nothing else is written)")
         ->required();
     sub->add_option("--name", capture_flags.name, "Stem of the files written (default: from the command)");
     sub->add_option("COMMAND", capture_flags.command, "The command line, after --")->required();
@@ -169,7 +171,8 @@ int cli_main(int argc, char** argv) {
   capture_pipe->add_option("--runs", capture_flags.runs, "Runs per pipe size; the median run's trace is kept")
       ->check(kAtLeastOne);
   capture_pipe->add_option("--gap", capture_flags.gap, "Pause after each run, e.g. 2s");
-  capture_pipe->add_option("--stdin", capture_flags.stdin_file, "File given to the command on stdin (<= 64 KiB)");
+  capture_pipe->add_option("--stdin", capture_flags.stdin_file,
+                           "File given to the command on stdin (<= 64 KiB)");
 
   std::vector<std::string> commands;  // those --help lists (rows is perflab's own)
   for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))

@@ -447,7 +447,8 @@ struct Loader {
       }
       point.params.set(spec.name, it->second);
     }
-    const std::string where = case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
+    const std::string where =
+        case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
     if (scenario.study->complete) {
       auto s = scenario.study->complete(point.params);
       if (!s.ok()) return Status::Error(where + ": " + s.message());

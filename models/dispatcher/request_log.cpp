@@ -1,28 +1,28 @@
 // Reader of request logs; see request_log.h for the format.
 #include "models/dispatcher/request_log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "models/common/split.h"
+
 namespace perflab::dispatcher {
 namespace {
 
+// The line's comma-separated fields, blanks around each removed.
 std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ',')) {
+  std::vector<std::string> fields = split(line, ',');
+  for (std::string& field : fields) {
     const size_t begin = field.find_first_not_of(" \t");
     const size_t end = field.find_last_not_of(" \t");
-    fields.push_back(begin == std::string::npos ? "" : field.substr(begin, end - begin + 1));
+    field = begin == std::string::npos ? "" : field.substr(begin, end - begin + 1);
   }
-  if (!line.empty() && line.back() == ',') fields.emplace_back();
   return fields;
 }
 
@@ -93,7 +93,8 @@ Result<RequestLog> parse_request_log(const std::string& text, const std::string&
       const std::string& duration_text = fields[column.at("duration_s")];
       const std::optional<double> duration = number(duration_text);
       if (!duration || *duration < 0)
-        return Status::Error(at + "duration_s \"" + duration_text + "\" is not a number >= 0, expected seconds");
+        return Status::Error(at + "duration_s \"" + duration_text +
+                             "\" is not a number >= 0, expected seconds");
       request.duration_s = *duration;
     }
     auto [it, added] = host_index.emplace(host, static_cast<int>(log.hosts.size()));

@@ -18,7 +18,7 @@ namespace perflab::dispatcher {
 
 struct LoggedRequest {
   double time_s;
-  int host;                           // index into RequestLog::hosts
+  int host;                          // index into RequestLog::hosts
   std::optional<double> duration_s;  // when the log has the column
 };
 

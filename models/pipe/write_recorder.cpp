@@ -13,9 +13,9 @@
 // glibc's own final flush). A program that calls fileno(stdout) gets -1 from it; one that wrote to stdout
 // from a constructor before this one, or without libc (Go), is not recorded: the pump reports the bytes it
 // read that no record accounts for.
-#include <sys/stat.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,4 +137,6 @@ ssize_t recorded_write(int fd, const void* data, size_t size) {
 
 }  // namespace
 
-extern "C" ssize_t write(int fd, const void* data, size_t size) { return recorded_write(fd, data, size); }
+extern "C" ssize_t write(int fd, const void* data, size_t size) {
+  return recorded_write(fd, data, size);
+}

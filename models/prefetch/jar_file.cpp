@@ -93,7 +93,8 @@ Result<std::optional<std::string>> JarFile::read_entry(const std::string& name) 
   if (index < 0) return std::optional<std::string>();
   zip_stat_t stat;
   if (zip_stat_index(archive_.get(), static_cast<zip_uint64_t>(index), 0, &stat) != 0)
-    return Status::Error(path_ + ": " + name + ": cannot read the zip entry: " + zip_strerror(archive_.get()));
+    return Status::Error(path_ + ": " + name +
+                         ": cannot read the zip entry: " + zip_strerror(archive_.get()));
   auto bytes = read({name, static_cast<std::uint64_t>(index), stat.size});
   if (!bytes.ok()) return bytes.status();
   return std::optional<std::string>(std::move(bytes).value());

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/common/split.h"
 #include "models/prefetch/jar_file.h"
 
 namespace perflab::prefetch {
@@ -17,34 +18,37 @@ namespace {
 // Launcher options whose value is the next argument (java.c: IsLauncherOption, IsModuleOption, the
 // options of `java --help` that take one).
 bool takes_value(const std::string& option) {
-  static const std::set<std::string> with_value = {
-      "-cp",          "-classpath",          "--class-path",     "-p",          "--module-path",
-      "--upgrade-module-path", "--add-modules", "--enable-native-access", "--limit-modules",
-      "--add-reads",  "--add-exports",       "--add-opens",      "--patch-module", "--source",
-      "--describe-module", "-d"};
+  static const std::set<std::string> with_value = {"-cp",
+                                                   "-classpath",
+                                                   "--class-path",
+                                                   "-p",
+                                                   "--module-path",
+                                                   "--upgrade-module-path",
+                                                   "--add-modules",
+                                                   "--enable-native-access",
+                                                   "--limit-modules",
+                                                   "--add-reads",
+                                                   "--add-exports",
+                                                   "--add-opens",
+                                                   "--patch-module",
+                                                   "--source",
+                                                   "--describe-module",
+                                                   "-d"};
   return with_value.count(option) > 0;
 }
 
 bool ends_with_jar(const std::string& path) {
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.size() > 4 && (lower.compare(lower.size() - 4, 4, ".jar") == 0 ||
-                              lower.compare(lower.size() - 4, 4, ".zip") == 0);
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator)) parts.push_back(part);
-  if (!text.empty() && text.back() == separator) parts.emplace_back();
-  return parts;
+  return lower.size() > 4 &&
+         (lower.compare(lower.size() - 4, 4, ".jar") == 0 || lower.compare(lower.size() - 4, 4, ".zip") == 0);
 }
 
 // One classpath element, added to `out`. `origin` names where it came from, for errors.
 Status add_element(const std::string& element, const fs::path& base, const std::string& origin,
                    ResolvedClasspath& out, std::set<std::string>& seen) {
-  const fs::path path = element.empty() ? base : (fs::path(element).is_absolute() ? fs::path(element) : base / element);
+  const fs::path path =
+      element.empty() ? base : (fs::path(element).is_absolute() ? fs::path(element) : base / element);
   std::error_code error;
   if (path.filename() == "*") {  // every JAR of the folder (the launcher's wildcard)
     const fs::path folder = path.parent_path();
@@ -53,7 +57,8 @@ Status add_element(const std::string& element, const fs::path& base, const std::
                            " does not exist, expected a folder of JARs");
     std::vector<std::string> jars;
     for (const auto& entry : fs::directory_iterator(folder, error)) {
-      if (entry.is_regular_file() && ends_with_jar(entry.path().string())) jars.push_back(entry.path().string());
+      if (entry.is_regular_file() && ends_with_jar(entry.path().string()))
+        jars.push_back(entry.path().string());
     }
     std::sort(jars.begin(), jars.end());
     for (const auto& jar : jars) {
@@ -89,7 +94,8 @@ Result<JavaCommand> parse_java_command(const std::vector<std::string>& arguments
       break;
     }
     if (a == "-m" || a == "--module" || a.rfind("--module=", 0) == 0) {
-      return Status::Error("a module launch (" + a + ") is not supported, expected a main class on a "
+      return Status::Error("a module launch (" + a +
+                           ") is not supported, expected a main class on a "
                            "classpath or -jar");
     }
     if (a == "-cp" || a == "-classpath" || a == "--class-path" || a.rfind("--class-path=", 0) == 0) {
@@ -110,8 +116,9 @@ Result<JavaCommand> parse_java_command(const std::vector<std::string>& arguments
   }
   if (command.jar.empty()) {
     if (i >= arguments.size())
-      return Status::Error("no main class, expected `java [options] MAINCLASS [args]` or `java [options] "
-                           "-jar FILE.jar [args]`");
+      return Status::Error(
+          "no main class, expected `java [options] MAINCLASS [args]` or `java [options] "
+          "-jar FILE.jar [args]`");
     command.main_class = arguments[i++];
   }
   command.program_arguments.assign(arguments.begin() + static_cast<std::ptrdiff_t>(i), arguments.end());
@@ -139,7 +146,8 @@ Result<std::string> manifest_class_path(const std::string& jar) {
   const std::string key = "class-path:";
   for (const auto& l : lines) {
     std::string lower = l.substr(0, key.size());
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     if (lower == key) {
       const size_t begin = l.find_first_not_of(' ', key.size());
       return begin == std::string::npos ? std::string() : l.substr(begin);

@@ -19,11 +19,11 @@
 namespace perflab::prefetch {
 
 struct JavaCommand {
-  std::vector<std::string> jvm_options;          // the launcher options before the main class or -jar
-  std::optional<std::string> classpath_option;   // -cp / -classpath / --class-path's value
-  std::string main_class;                        // empty with -jar
-  std::string jar;                               // -jar's file; empty otherwise
-  std::vector<std::string> program_arguments;    // after the main class or the JAR
+  std::vector<std::string> jvm_options;         // the launcher options before the main class or -jar
+  std::optional<std::string> classpath_option;  // -cp / -classpath / --class-path's value
+  std::string main_class;                       // empty with -jar
+  std::string jar;                              // -jar's file; empty otherwise
+  std::vector<std::string> program_arguments;   // after the main class or the JAR
 };
 
 // `arguments`: the command line after the `java` executable. Errors: no main class or -jar, a module

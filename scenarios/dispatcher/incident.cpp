@@ -1,11 +1,11 @@
 // Sim engine driver: the OkHttp incident. Application threads enqueue calls (open-loop Poisson arrivals,
-// or a request log's arrivals and hosts: request_log.h) on the real Dispatcher; `threads` executor workers run each call as an HTTP exchange with its host over
-// the simulated network and then call finished(). The dispatcher's monitor is simulated
-// (simulated_monitor.h): each locked section of the real Dispatcher — two per enqueue(), two per
-// finished(), released in between as in OkHttp — holds it for the elements the real code touched under its
-// lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java monitor, or fifo).
-// What the thread dumps showed — threads piling up BLOCKED on the lock while one thread scans — shows
-// here as lock wait time and the number of simulated threads blocked at once.
+// or a request log's arrivals and hosts: request_log.h) on the real Dispatcher; `threads` executor workers
+// run each call as an HTTP exchange with its host over the simulated network and then call finished(). The
+// dispatcher's monitor is simulated (simulated_monitor.h): each locked section of the real Dispatcher — two
+// per enqueue(), two per finished(), released in between as in OkHttp — holds it for the elements the real
+// code touched under its lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java
+// monitor, or fifo). What the thread dumps showed — threads piling up BLOCKED on the lock while one thread
+// scans — shows here as lock wait time and the number of simulated threads blocked at once.
 #include <algorithm>
 #include <cmath>
 #include <map>

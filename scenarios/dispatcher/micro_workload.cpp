@@ -17,7 +17,8 @@ Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInpu
   const DispatcherOptions o = knobs().options(params);
   const std::optional<dispatcher::Strategy> strategy = cpp_port(o.strategy);
   if (!strategy && !o.request_log.empty()) {
-    return Status::Error("request_log runs on the C++ strategies, expected strategy scan, counter or indexed");
+    return Status::Error(
+        "request_log runs on the C++ strategies, expected strategy scan, counter or indexed");
   }
   if (!strategy) return setup_okhttp_jvm_workload(o);
   std::vector<std::string> logged_hosts;  // the request log's host sequence, if the point has one

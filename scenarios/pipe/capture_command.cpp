@@ -52,23 +52,24 @@ std::string kernel_release() {
 std::string trace_file_text(const Run& chosen, size_t asked, size_t runs, const std::string& command_line) {
   const pipe::SameRun& s = chosen.same;
   char real_line[160], measured_line[320];
-  std::snprintf(real_line, sizeof(real_line), "real: reads=%llu bytes=%llu pipe_size_set=%zu model_reads=%llu",
+  std::snprintf(real_line, sizeof(real_line),
+                "real: reads=%llu bytes=%llu pipe_size_set=%zu model_reads=%llu",
                 static_cast<unsigned long long>(s.real_reads), static_cast<unsigned long long>(s.real_bytes),
                 s.pipe_size, static_cast<unsigned long long>(chosen.sim_reads));
   std::snprintf(measured_line, sizeof(measured_line),
                 "measured: wake_latency=%.3fus read_c0=%.3fus read_c1=%.4fns copy_c0=%.3fus copy_c1=%.4fns",
                 1e6 * s.wake_latency, 1e6 * s.read_c0, 1e9 * s.read_c1, 1e6 * s.copy_c0, 1e9 * s.copy_c1);
   return pipe::same_run_trace_csv(
-      s, {"Writes of `" + command_line + "` on its stdout (Linux " + kernel_release() + "),",
-          "through the real epoll pump with a pipe of " + std::to_string(asked) + " B asked, " +
-              std::to_string(s.pipe_size) + " B set: the run with the median reads of " + std::to_string(runs) +
-              " runs,",
-          "recorded inside the child by perflab_write_recorder (perflab capture pipe). Seconds since the first",
-          "write, bytes, and when the write's copy was done: time_s + min(the syscall's time, copy_c0 + copy_c1 "
-          "* bytes).",
-          "Bytes the pump read that no recorded write accounts for (written without libc's write, or before",
-          "the recorder was loaded) are one write at the pump's first read.",
-          real_line, measured_line});
+      s,
+      {"Writes of `" + command_line + "` on its stdout (Linux " + kernel_release() + "),",
+       "through the real epoll pump with a pipe of " + std::to_string(asked) + " B asked, " +
+           std::to_string(s.pipe_size) + " B set: the run with the median reads of " + std::to_string(runs) +
+           " runs,",
+       "recorded inside the child by perflab_write_recorder (perflab capture pipe). Seconds since the first",
+       "write, bytes, and when the write's copy was done: time_s + min(the syscall's time, copy_c0 + copy_c1 "
+       "* bytes).",
+       "Bytes the pump read that no recorded write accounts for (written without libc's write, or before",
+       "the recorder was loaded) are one write at the pump's first read.", real_line, measured_line});
 }
 
 // The scenario: the trace through every pump (cases, as in git-clone.toml) and pipe size (the sweep); the
@@ -121,7 +122,8 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   }
   const std::string recorder = pipe::built_write_recorder();
   if (recorder.empty())
-    return fail_input(what + "perflab_write_recorder is not built (cmake --build build --target "
+    return fail_input(what +
+                      "perflab_write_recorder is not built (cmake --build build --target "
                       "perflab_write_recorder)");
   const std::string name = flags.name.empty() ? fs::path(flags.command[0]).filename().string() : flags.name;
   const std::string command_line = shell_words(flags.command);
@@ -131,8 +133,9 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   CaptureFolder folder = std::move(created).value();
 
   std::map<size_t, std::vector<Run>> by_size;
-  std::printf("| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake latency "
-              "| read cost |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake latency "
+      "| read cost |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int round = 0; round < flags.runs; ++round) {
     for (size_t size : sizes) {
       pipe::RealPumpOptions o;
@@ -146,36 +149,40 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
       auto real = pipe::run_real_pump(o);
       if (!real.ok()) return fail_input(what + command_line + ": " + real.status().message());
       if (!real->exited || real->exit_status != 0) {
-        return fail_input(what + command_line + (real->exited ? " exited with status " + std::to_string(real->exit_status)
-                                                             : " was killed by signal " + std::to_string(real->signal)) +
+        return fail_input(what + command_line +
+                          (real->exited ? " exited with status " + std::to_string(real->exit_status)
+                                        : " was killed by signal " + std::to_string(real->signal)) +
                           ", expected 0");
       }
-      if (real->bytes == 0) return fail_input(what + command_line + " wrote nothing on stdout, expected its output");
+      if (real->bytes == 0)
+        return fail_input(what + command_line + " wrote nothing on stdout, expected its output");
       auto same = pipe::same_run_from(*real);
       if (!same.ok()) return fail_input(what + command_line + ": " + same.status().message());
       auto sim = pipe::replay_same_run(*same);
       if (!sim.ok()) return fail_input(what + command_line + ": " + sim.status().message());
-      std::printf("| %d | %zu B | %llu | %.0f | %llu | %.3f | %.2f us | %.2f us + %.3f ns/B |\n", round + 1, size,
-                  static_cast<unsigned long long>(real->reads),
+      std::printf("| %d | %zu B | %llu | %.0f | %llu | %.3f | %.2f us | %.2f us + %.3f ns/B |\n", round + 1,
+                  size, static_cast<unsigned long long>(real->reads),
                   static_cast<double>(real->bytes) / static_cast<double>(real->reads),
                   static_cast<unsigned long long>(sim->reads),
-                  static_cast<double>(sim->reads) / static_cast<double>(real->reads), 1e6 * same->wake_latency,
-                  1e6 * same->read_c0, 1e9 * same->read_c1);
+                  static_cast<double>(sim->reads) / static_cast<double>(real->reads),
+                  1e6 * same->wake_latency, 1e6 * same->read_c0, 1e9 * same->read_c1);
       std::fflush(stdout);
       if (real->unrecorded_bytes > 0) {
-        std::fprintf(stderr,
-                     "capture pipe: note: %llu of the %llu bytes read were written past the recorder (without "
-                     "libc's write, or before it was loaded): one write at the pump's first read\n",
-                     static_cast<unsigned long long>(real->unrecorded_bytes),
-                     static_cast<unsigned long long>(real->bytes));
+        std::fprintf(
+            stderr,
+            "capture pipe: note: %llu of the %llu bytes read were written past the recorder (without "
+            "libc's write, or before it was loaded): one write at the pump's first read\n",
+            static_cast<unsigned long long>(real->unrecorded_bytes),
+            static_cast<unsigned long long>(real->bytes));
       }
       by_size[size].push_back({*same, sim->reads});
       if (*gap > 0) std::this_thread::sleep_for(std::chrono::duration<double>(*gap));
     }
   }
 
-  std::printf("\n| pipe asked | runs | kernel: reads (median) | model: reads (median) | trace |\n"
-              "|---:|---:|---:|---:|---|\n");
+  std::printf(
+      "\n| pipe asked | runs | kernel: reads (median) | model: reads (median) | trace |\n"
+      "|---:|---:|---:|---:|---|\n");
   for (size_t size : sizes) {
     std::vector<Run>& all = by_size[size];
     std::vector<double> real_reads, sim_reads;
@@ -187,7 +194,8 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
     std::sort(sorted.begin(), sorted.end(),
               [](const Run& a, const Run& b) { return a.same.real_reads < b.same.real_reads; });
     const Run& chosen = sorted[sorted.size() / 2];
-    const std::string file = name + "." + size_literal(static_cast<double>(chosen.same.pipe_size)) + ".writes.csv";
+    const std::string file =
+        name + "." + size_literal(static_cast<double>(chosen.same.pipe_size)) + ".writes.csv";
     const std::string text = trace_file_text(chosen, size, all.size(), command_line);
     auto readable = pipe::parse_trace(text, file);  // as the `trace` writer will read it
     if (!readable.ok()) return fail_input(what + readable.status().message());
@@ -195,8 +203,8 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
     if (size == sizes.front()) {
       std::ofstream(folder.staged(name + ".toml")) << scenario_text(name, file, chosen.same, command_line);
     }
-    std::printf("| %zu B | %zu | %.0f | %.0f | %s |\n", size, all.size(), median(real_reads), median(sim_reads),
-                file.c_str());
+    std::printf("| %zu B | %zu | %.0f | %.0f | %s |\n", size, all.size(), median(real_reads),
+                median(sim_reads), file.c_str());
   }
   auto written = folder.commit();
   if (!written.ok()) return fail_input(what + written.status().message());

@@ -94,9 +94,11 @@ Result<std::string> scenario_text(const std::string& name, const std::string& co
   }
   auto* scenario = doc["scenario"].as_table();
   auto* params = doc["params"].as_table();
-  if (scenario == nullptr || params == nullptr) return Status::Error(base.string() + ": no [scenario] or [params]");
+  if (scenario == nullptr || params == nullptr)
+    return Status::Error(base.string() + ": no [scenario] or [params]");
   scenario->insert_or_assign("name", "prefetch-" + name);
-  scenario->insert_or_assign("description", "the depth sweep of jgit-clone.toml on " + name + "'s class loads");
+  scenario->insert_or_assign("description",
+                             "the depth sweep of jgit-clone.toml on " + name + "'s class loads");
   scenario->erase("headline");
   params->insert_or_assign("trace", name + ".classload.log");
   params->insert_or_assign("classpath", toml::array{name + ".classpath"});
@@ -132,11 +134,13 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
     probe_status = pclose(out);
   }
   if (probe_status != 0 || probe_text.find("java.home = ") == std::string::npos) {
-    return fail_input("capture prefetch: \"" + jvm + "\" is not a JVM: `" + probe +
-                      "` did not print java.home, expected `java` (or $JAVA) or the path of a JDK's bin/java");
+    return fail_input(
+        "capture prefetch: \"" + jvm + "\" is not a JVM: `" + probe +
+        "` did not print java.home, expected `java` (or $JAVA) or the path of a JDK's bin/java");
   }
   auto command = prefetch::parse_java_command({flags.command.begin() + 1, flags.command.end()});
-  if (!command.ok()) return fail_input("capture prefetch: " + shell_words(flags.command) + ": " + command.status().message());
+  if (!command.ok())
+    return fail_input("capture prefetch: " + shell_words(flags.command) + ": " + command.status().message());
   const char* environment_classpath = std::getenv("CLASSPATH");
   auto classpath = prefetch::resolve_classpath(
       *command, environment_classpath ? std::optional<std::string>(environment_classpath) : std::nullopt,
@@ -148,10 +152,10 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   if (!created.ok()) return fail_input("capture prefetch: " + created.status().message());
   CaptureFolder folder = std::move(created).value();
 
-
   const fs::path log = folder.staged(name + ".classload.log");
   if (log.string().find_first_of(":,\"") != std::string::npos)
-    return fail_input("capture prefetch: --out " + flags.out + " has a ':', ',' or '\"', which -Xlog cannot take");
+    return fail_input("capture prefetch: --out " + flags.out +
+                      " has a ':', ',' or '\"', which -Xlog cannot take");
   std::vector<std::string> argv = {jvm};
   argv.insert(argv.end(), command->jvm_options.begin(), command->jvm_options.end());
   argv.insert(argv.end(), {"-Xshare:off", "-Xlog:class+load=info:file=" + log.string()});
@@ -167,8 +171,8 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   auto ran = run_child(argv, "", stderr_file.string());
   if (!ran.ok()) return fail_input("capture prefetch: " + ran.status().message());
   if (!ran->ok()) {
-    return fail_input("capture prefetch: the JVM " + ran->describe() + ", expected 0; the end of its stderr:" +
-                      last_lines(stderr_file, 10));
+    return fail_input("capture prefetch: the JVM " + ran->describe() +
+                      ", expected 0; the end of its stderr:" + last_lines(stderr_file, 10));
   }
   fs::remove(stderr_file);
 
@@ -177,7 +181,8 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   ClassSources sources = count_sources(*loads, classpath->jars);
   {
     std::ifstream in(log);
-    sources.hidden = count_hidden(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    sources.hidden =
+        count_hidden(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
   }
   if (sources.classpath_jars == 0) {
     return fail_input("capture prefetch: " + std::string(log.filename()) + ": none of its " +
@@ -207,13 +212,15 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
 
   auto written = folder.commit();
   if (!written.ok()) return fail_input("capture prefetch: " + written.status().message());
-  std::printf("%zu class loads: %zu from the classpath's JARs (%zu distinct classes: the workload), %zu from "
-              "the JDK; left out: %zu from JARs not on the classpath, %zu from elsewhere (folders, defined at "
-              "run time) and %zu hidden classes (lambdas, generated)\n",
-              loads->size() + sources.hidden, sources.classpath_jars, sources.workload, sources.jdk,
-              sources.other_jars, sources.elsewhere, sources.hidden);
+  std::printf(
+      "%zu class loads: %zu from the classpath's JARs (%zu distinct classes: the workload), %zu from "
+      "the JDK; left out: %zu from JARs not on the classpath, %zu from elsewhere (folders, defined at "
+      "run time) and %zu hidden classes (lambdas, generated)\n",
+      loads->size() + sources.hidden, sources.classpath_jars, sources.workload, sources.jdk,
+      sources.other_jars, sources.elsewhere, sources.hidden);
   std::printf("classpath: %zu JARs", classpath->jars.size());
-  if (!classpath->directories.empty()) std::printf(" (and %zu folders, left out)", classpath->directories.size());
+  if (!classpath->directories.empty())
+    std::printf(" (and %zu folders, left out)", classpath->directories.size());
   std::printf("\n");
   for (const auto& note : classpath->notes) std::printf("note: %s\n", note.c_str());
   for (const auto& file : *written) std::printf("wrote %s\n", file.c_str());

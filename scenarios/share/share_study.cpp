@@ -116,7 +116,8 @@ Status complete_file_size(Params& params) {
   if (size == 0) return Status::Error("file \"" + o.file + "\" is empty, expected at least 1 byte to upload");
   if (o.file_size != ShareOptions().file_size && o.file_size != size) {
     return Status::Error("file_size = " + std::to_string(o.file_size) + " B conflicts with file \"" + o.file +
-                         "\" of " + std::to_string(size) + " B, expected file_size left out (it is the file's)");
+                         "\" of " + std::to_string(size) +
+                         " B, expected file_size left out (it is the file's)");
   }
   const std::string label = size_literal(static_cast<double>(size));
   params.set("file_size", ParamValue{static_cast<double>(size), label});

@@ -30,8 +30,8 @@ inline const EnumNames<CalibrationWorkload> kCalibrationWorkloadNames{
 struct ShareOptions {
   std::string file;  // a file whose real bytes are uploaded and downloaded; empty: SeededContent's bytes
   uint64_t file_size = uint64_t{12} * 1024 * 1024;  // with `file`: the file's size (complete_file_size())
-  int64_t k = 3;   // needed_shares
-  int64_t n = 10;  // total_shares
+  int64_t k = 3;                                    // needed_shares
+  int64_t n = 10;                                   // total_shares
   uint64_t segment_size = uint64_t{128} * 1024;
   share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
   CpuCalibration cpu = CpuCalibration::kTahoe19;

@@ -13,14 +13,15 @@ const std::string kScenario = std::string(PERFLAB_SCENARIOS) + "/dispatcher/requ
 std::string incident_scenario(const std::string& log, const std::string& extra = "") {
   return "[scenario]\nname = \"log\"\nstudy = \"dispatcher\"\nengine = \"sim\"\nseeds = 1\n"
          "[network]\nlatency = \"constant(0ms)\"\nbandwidth = \"1GBps\"\n"
-         "[params]\nrequest_log = \"" + log + "\"\nstrategy = \"counter\"\nserver_time = \"constant(10ms)\"\n" +
-         extra;
+         "[params]\nrequest_log = \"" +
+         log + "\"\nstrategy = \"counter\"\nserver_time = \"constant(10ms)\"\n" + extra;
 }
 
 TEST(RequestLogCli, ExampleLogOnTheIncidentSimulation) {
   TempDir dir;
-  auto r = run_perflab("run " + kScenario + " --seeds 1 --set 'sweep.strategy=[\"scan\",\"counter\"]' --out " +
-                       dir.path().string());
+  auto r =
+      run_perflab("run " + kScenario + " --seeds 1 --set 'sweep.strategy=[\"scan\",\"counter\"]' --out " +
+                  dir.path().string());
   ASSERT_EQ(r.status, 0) << r.err;
   auto rows = parse_csv(read_file(dir / "dispatcher-request-log.csv"));
   ASSERT_EQ(rows.size(), 4U);
@@ -58,7 +59,8 @@ TEST(RequestLogCli, MicroEngineBurstOfTheLogsHosts) {
   TempDir dir;
   write_file(dir / "s.toml",
              "[scenario]\nname = \"burst\"\nstudy = \"dispatcher\"\nengine = \"micro\"\nrepetitions = 1\n"
-             "[params]\nrequest_log = \"" + std::string(PERFLAB_SCENARIOS) +
+             "[params]\nrequest_log = \"" +
+                 std::string(PERFLAB_SCENARIOS) +
                  "/dispatcher/data/example-requests.csv\"\nmax_requests_per_host = 5\n"
                  "[sweep]\nstrategy = [\"scan\", \"counter\"]\n");
   auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + (dir / "out").string());

@@ -10,9 +10,10 @@ namespace perflab::dispatcher {
 namespace {
 
 TEST(RequestLog, ReadsColumnsByNameAndNumbersHosts) {
-  auto log = parse_request_log("# a comment\nhost,duration_s,time_s\nb.example,0.25,0\na.example,0.5,0.1\n"
-                               "b.example,0,0.1\n",
-                               "log.csv");
+  auto log = parse_request_log(
+      "# a comment\nhost,duration_s,time_s\nb.example,0.25,0\na.example,0.5,0.1\n"
+      "b.example,0,0.1\n",
+      "log.csv");
   ASSERT_TRUE(log.ok()) << log.status().message();
   EXPECT_EQ(log->hosts, (std::vector<std::string>{"b.example", "a.example"}));
   ASSERT_EQ(log->requests.size(), 3U);
@@ -33,17 +34,21 @@ TEST(RequestLog, BadInputNamesTheLine) {
       {"", "log.csv: empty file, expected a header time_s,host[,duration_s]"},
       {"time_s,host\n", "log.csv: no requests after the header, expected at least one line"},
       {"time_s\n0\n",
-       "log.csv:1: the header has no \"host\" column, expected a header with time_s, host and optionally duration_s"},
+       "log.csv:1: the header has no \"host\" column, expected a header with time_s, host and optionally "
+       "duration_s"},
       {"time_s,hostname\n0,a\n",
-       "log.csv:1: unknown column \"hostname\" in the header, expected time_s, host and optionally duration_s"},
+       "log.csv:1: unknown column \"hostname\" in the header, expected time_s, host and optionally "
+       "duration_s"},
       {"time_s,host\n0,a\n-1,a\n", "log.csv:3: time_s -1 is negative, expected >= 0"},
       {"time_s,host\n2,a\n1,a\n",
-       "log.csv:3: time_s 1 is before the previous request's, expected the requests in time order (sort the log "
+       "log.csv:3: time_s 1 is before the previous request's, expected the requests in time order (sort the "
+       "log "
        "by time)"},
       {"time_s,host\n0,a,b\n", "log.csv:2: 3 fields, expected 2 as in the header"},
       {"time_s,host\nsoon,a\n", "log.csv:2: time_s \"soon\" is not a number, expected seconds"},
       {"time_s,host\n0,\n", "log.csv:2: the host is empty, expected a host name"},
-      {"time_s,host,duration_s\n0,a,-2\n", "log.csv:2: duration_s \"-2\" is not a number >= 0, expected seconds"},
+      {"time_s,host,duration_s\n0,a,-2\n",
+       "log.csv:2: duration_s \"-2\" is not a number >= 0, expected seconds"},
   };
   for (const auto& [text, message] : cases) {
     auto log = parse_request_log(text, "log.csv");

@@ -57,9 +57,11 @@ TEST(CapturePipe, SeqTraceHoldsEveryByteAndReplays) {
 
 TEST(CapturePipe, FailingOrMissingCommandIsRefusedAndNothingWritten) {
   TempDir dir;
-  auto failing = run_perflab("capture pipe --out " + (dir / "a").string() + " -- sh -c 'echo partial; exit 4'");
+  auto failing =
+      run_perflab("capture pipe --out " + (dir / "a").string() + " -- sh -c 'echo partial; exit 4'");
   EXPECT_EQ(failing.status, 2);
-  EXPECT_NE(failing.err.find("sh -c 'echo partial; exit 4' exited with status 4, expected 0"), std::string::npos)
+  EXPECT_NE(failing.err.find("sh -c 'echo partial; exit 4' exited with status 4, expected 0"),
+            std::string::npos)
       << failing.err;
   EXPECT_FALSE(fs::exists(dir / "a"));
   auto missing = run_perflab("capture pipe --out " + (dir / "b").string() + " -- no-such-command-here");

@@ -20,7 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kRhino = "/usr/share/java/rhino.jar";  // -> js.jar -> js-1.7.14.jar
 
-bool have_java_and_rhino() { return std::system("java -version >/dev/null 2>&1") == 0 && fs::exists(kRhino); }
+bool have_java_and_rhino() {
+  return std::system("java -version >/dev/null 2>&1") == 0 && fs::exists(kRhino);
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -30,7 +32,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 // Nothing in `dir` (or no `dir` at all).
-bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
+bool empty_or_missing(const fs::path& dir) {
+  return !fs::exists(dir) || fs::is_empty(dir);
+}
 
 TEST(CapturePrefetch, RhinoClassCountsMatchItsLogAndTheScenarioRuns) {
   if (!have_java_and_rhino()) GTEST_SKIP() << "needs java and Debian's rhino";
@@ -81,9 +85,11 @@ TEST(CapturePrefetch, RhinoClassCountsMatchItsLogAndTheScenarioRuns) {
   // The scenario it wrote: jgit-clone.toml's sweep on Rhino, every depth replays Rhino's classes.
   const std::string scenario = read_file(out / "rhino.toml");
   EXPECT_NE(scenario.find("trace = 'rhino.classload.log'"), std::string::npos) << scenario;
-  EXPECT_NE(scenario.find("prefetch_depth = [ 0, 1, 2, 3, 5, 10, 50, 100, 500 ]"), std::string::npos) << scenario;
+  EXPECT_NE(scenario.find("prefetch_depth = [ 0, 1, 2, 3, 5, 10, 50, 100, 500 ]"), std::string::npos)
+      << scenario;
   auto ran = run_perflab("run " + (out / "rhino.toml").string() +
-                         " --seeds 1 --set 'sweep.prefetch_depth=[0,1]' --format csv --out " + (dir / "run").string());
+                         " --seeds 1 --set 'sweep.prefetch_depth=[0,1]' --format csv --out " +
+                         (dir / "run").string());
   ASSERT_EQ(ran.status, 0) << ran.err;
   auto rows = parse_csv(read_file(dir / "run" / "prefetch-rhino.csv"));
   ASSERT_EQ(rows.size(), 2U);
@@ -135,9 +141,10 @@ TEST(CapturePrefetch, NoClasspathClassesIsRefused) {
   fs::create_directory(dir / "classes");
   write_file(dir / "classes" / "Hello.java",
              "public class Hello { public static void main(String[] a) { System.out.println(\"hi\"); } }");
-  ASSERT_EQ(std::system(("javac -d " + (dir / "classes").string() + " " + (dir / "classes" / "Hello.java").string())
-                            .c_str()),
-            0);
+  ASSERT_EQ(
+      std::system(("javac -d " + (dir / "classes").string() + " " + (dir / "classes" / "Hello.java").string())
+                      .c_str()),
+      0);
   auto r = run_perflab("capture prefetch --out " + (dir / "out").string() + " -- java -cp " +
                        (dir / "classes").string() + ":" + kRhino + " Hello");
   EXPECT_EQ(r.status, 2) << r.out;
@@ -151,7 +158,8 @@ TEST(CapturePrefetch, MissingClasspathEntryIsRefused) {
   auto r = run_perflab("capture prefetch --out " + (dir / "out").string() + " -- java -cp " +
                        (dir / "nowhere.jar").string() + " Main");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("-cp: classpath element \"" + (dir / "nowhere.jar").string() + "\""), std::string::npos)
+  EXPECT_NE(r.err.find("-cp: classpath element \"" + (dir / "nowhere.jar").string() + "\""),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("does not exist, expected a JAR or a folder"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "out"));

@@ -16,8 +16,8 @@ using testing::TempDirectory;
 using testing::write_zip;
 
 TEST(JavaCommand, SplitsOptionsMainClassAndArguments) {
-  auto c = parse_java_command({"-Xmx1g", "-cp", "a.jar:b.jar", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                               "org.example.Main", "-cp", "x"});
+  auto c = parse_java_command({"-Xmx1g", "-cp", "a.jar:b.jar", "--add-opens",
+                               "java.base/java.lang=ALL-UNNAMED", "org.example.Main", "-cp", "x"});
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->jvm_options,
             (std::vector<std::string>{"-Xmx1g", "--add-opens", "java.base/java.lang=ALL-UNNAMED"}));
@@ -33,7 +33,8 @@ TEST(JavaCommand, SplitsOptionsMainClassAndArguments) {
 TEST(JavaCommand, RefusesWhatItCannotRun) {
   EXPECT_NE(parse_java_command({"-Xmx1g"}).status().message().find("no main class"), std::string::npos);
   EXPECT_NE(parse_java_command({"-cp"}).status().message().find("-cp needs a classpath"), std::string::npos);
-  EXPECT_NE(parse_java_command({"-m", "mod/Main"}).status().message().find("module launch"), std::string::npos);
+  EXPECT_NE(parse_java_command({"-m", "mod/Main"}).status().message().find("module launch"),
+            std::string::npos);
 }
 
 TEST(JavaCommand, ClasspathFromOptionThenVariableThenCurrentFolder) {
@@ -56,7 +57,8 @@ TEST(JavaCommand, ClasspathFromOptionThenVariableThenCurrentFolder) {
   EXPECT_TRUE(current->jars.empty());
   EXPECT_EQ(current->directories, std::vector<std::string>{dir.path()});
 
-  auto wildcard = resolve_classpath(*parse_java_command({"-cp", dir.path() + "/*", "Main"}), std::nullopt, "/");
+  auto wildcard =
+      resolve_classpath(*parse_java_command({"-cp", dir.path() + "/*", "Main"}), std::nullopt, "/");
   ASSERT_TRUE(wildcard.ok());
   EXPECT_EQ(wildcard->jars, (std::vector<std::string>{dir.file("a.jar"), dir.file("b.jar")}));
 }
@@ -67,11 +69,12 @@ TEST(JavaCommand, JarWithManifestClassPath) {
   ASSERT_TRUE(write_zip(dir.file("lib/dep-one.jar"), {{"D.class", "x"}}));
   ASSERT_TRUE(write_zip(dir.file("lib/dep-two.jar"), {{"E.class", "x"}}));
   // 72-byte lines: the attribute continues on lines starting with a space.
-  ASSERT_TRUE(write_zip(dir.file("app.jar"),
-                        {{"META-INF/MANIFEST.MF",
-                          "Manifest-Version: 1.0\r\nMain-Class: app.Main\r\nClass-Path: lib/dep-one.jar lib/mi\r\n "
-                          "ssing.jar lib/dep-\r\n two.jar\r\n\r\n"},
-                         {"app/Main.class", "x"}}));
+  ASSERT_TRUE(
+      write_zip(dir.file("app.jar"),
+                {{"META-INF/MANIFEST.MF",
+                  "Manifest-Version: 1.0\r\nMain-Class: app.Main\r\nClass-Path: lib/dep-one.jar lib/mi\r\n "
+                  "ssing.jar lib/dep-\r\n two.jar\r\n\r\n"},
+                 {"app/Main.class", "x"}}));
   auto command = parse_java_command({"-cp", "ignored-with-jar.jar", "-jar", "app.jar"});
   auto cp = resolve_classpath(*command, std::string("also-ignored.jar"), dir.path());
   ASSERT_TRUE(cp.ok()) << cp.status().message();

@@ -140,8 +140,9 @@ TEST(ShareStudy, DownloadsARealFile) {
   TempDir dir;
   const std::string binary = PERFLAB_BINARY;
   const auto size = std::filesystem::file_size(binary);
-  auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"tahoe-1.9\"]' --set 'params.file=\"" +
-                       binary + "\"' --out " + dir.path().string());
+  auto r =
+      run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"tahoe-1.9\"]' --set 'params.file=\"" +
+                  binary + "\"' --out " + dir.path().string());
   ASSERT_EQ(r.status, 0) << r.err;
   auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
   ASSERT_EQ(rows.size(), 2U);
@@ -157,17 +158,20 @@ TEST(ShareStudy, DownloadsARealFile) {
 TEST(ShareStudy, FileBadInputs) {
   TempDir dir;
   write_file(dir / "empty.bin", "");
-  auto empty = run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "empty.bin").string() + "\"'");
+  auto empty =
+      run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "empty.bin").string() + "\"'");
   EXPECT_EQ(empty.status, 2);
   EXPECT_NE(empty.err.find("empty.bin\" is empty, expected at least 1 byte"), std::string::npos) << empty.err;
-  auto missing = run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "none.bin").string() + "\"'");
+  auto missing =
+      run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "none.bin").string() + "\"'");
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("none.bin\" does not exist"), std::string::npos) << missing.err;
   write_file(dir / "small.bin", "0123456789");
   auto conflict = run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "small.bin").string() +
                               "\"' --set params.file_size='\"1MiB\"'");
   EXPECT_EQ(conflict.status, 2);
-  EXPECT_NE(conflict.err.find("file_size = 1048576 B conflicts with file"), std::string::npos) << conflict.err;
+  EXPECT_NE(conflict.err.find("file_size = 1048576 B conflicts with file"), std::string::npos)
+      << conflict.err;
   EXPECT_NE(conflict.err.find("of 10 B, expected file_size left out"), std::string::npos) << conflict.err;
 }
 

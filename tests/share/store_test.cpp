@@ -119,7 +119,8 @@ TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
 // A real file through the whole model: encoded from disk piecewise (FileContent), downloaded, and the bytes
 // and crypttext hash that come back equal the file's own.
 TEST(FileContentDownload, ARealFileComesBackByteForByte) {
-  const std::string path = std::string(PERFLAB_SOURCE_DIR) + "/scenarios/prefetch/data/jgit-clone.classload.log";
+  const std::string path =
+      std::string(PERFLAB_SOURCE_DIR) + "/scenarios/prefetch/data/jgit-clone.classload.log";
   std::ifstream in(path, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 128U * 1024) << "want a file of several segments";
