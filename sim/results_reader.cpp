@@ -239,6 +239,7 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
     row.metrics = std::move(read.metrics);
     table.rows.push_back(std::move(row));
   }
+  table.sort();
   auto repetitions = std::filesystem::path(csv).replace_extension(".repetitions.csv");
   if (std::filesystem::exists(repetitions)) {
     Status read = read_repetitions(repetitions, point_of, table);
