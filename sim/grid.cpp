@@ -10,6 +10,15 @@
 namespace perflab {
 namespace {
 
+// A value as the CSV holds it: numbers in base units, everything else as written.
+std::string csv_value(const ParamSpec& spec, const ParamValue& value) {
+  bool quantity =
+      spec.type == ParamType::kDuration || spec.type == ParamType::kSize || spec.type == ParamType::kRate;
+  if (!quantity) return value.text;
+  const auto* whole = std::get_if<int64_t>(&value.typed);
+  return format_number(whole != nullptr ? static_cast<double>(*whole) : std::get<double>(value.typed));
+}
+
 // One parameter column of a point: how the scenario spells it, and its value in base units.
 Grid::Column param_column(const ParamSpec& spec, const Params& params) {
   const std::string& label = params.text(spec.name);
@@ -66,7 +75,7 @@ GridPoint Grid::make(size_t case_index, const std::vector<size_t>& at) const {
     auto it = values.find(spec.name);
     if (it != values.end()) point.params.set(spec.name, it->second);  // the loader made sure all are set
   }
-  std::string identity_text;  // the labels, as written in the scenario: what seeds a point's runs
+  std::string identity_text;  // the values as the CSV holds them, whatever their spelling
   for (const auto& column : columns_) {
     Column cell;
     if (column == "case") {
@@ -78,7 +87,7 @@ GridPoint Grid::make(size_t case_index, const std::vector<size_t>& at) const {
     }
     point.column_labels.push_back(cell.label);
     point.column_values.push_back(cell.value);
-    identity_text.append(column).append("=").append(cell.label).append("\n");
+    identity_text.append(column).append("=").append(cell.value).append("\n");
   }
   point.identity = fnv1a(identity_text);
   return point;
@@ -162,19 +171,24 @@ uint64_t Grid::fingerprint() const {
     for (const auto& point : points_) text += std::to_string(point.identity) + "|";
     return fnv1a(text);
   }
+  // The values as the CSV holds them (not their spelling: "48MiB" and "50331648B" are one grid).
+  auto value_of = [&](const std::string& name, const ParamValue& value) {
+    const ParamSpec* spec = study_->find_param(name);
+    return spec != nullptr ? csv_value(*spec, value) : value.text;
+  };
   text = join(columns_) + "\n";
-  for (const auto& [name, value] : fixed_) text += name + "=" + value.text + "\n";
+  for (const auto& [name, value] : fixed_) text += name + "=" + value_of(name, value) + "\n";
   for (const auto& axis : sweep_) {
     text += "sweep " + axis.name;
-    for (const auto& v : axis.values) text += "|" + v.text;
+    for (const auto& v : axis.values) text += "|" + value_of(axis.name, v);
     text += "\n";
   }
   for (const auto& c : cases_) {
     text += "case " + c.name;
-    for (const auto& [name, value] : c.values) text += "|" + name + "=" + value.text;
+    for (const auto& [name, value] : c.values) text += "|" + name + "=" + value_of(name, value);
     text += "\n";
   }
-  for (const auto& [name, column] : extra_columns_) text += name + "=" + column.label + "\n";
+  for (const auto& [name, column] : extra_columns_) text += name + "=" + column.value + "\n";
   return fnv1a(text);
 }
 

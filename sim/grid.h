@@ -28,7 +28,9 @@ struct GridPoint {
   // spells them ("64KiB"), for tables a person reads.
   std::vector<std::string> column_values;
   std::vector<std::string> column_labels;
-  uint64_t identity = 0;  // hash of the point's parameter values, seeds its runs
+  // Hash of the point's columns and values (not labels): fingerprints a grid made of these very points
+  // (Grid::of). It seeds nothing: a run's seed never depends on its point (sim/seeding.h).
+  uint64_t identity = 0;
 };
 
 class Grid {

@@ -42,7 +42,7 @@ struct Scenario {
   double point_timeout_s = 0;  // wall limit per run (0: none); --point-timeout overrides it
   NetworkSpec network;
   std::vector<std::string> cases;  // every [[case]] name of the file, in file order (--case narrows the grid)
-  std::vector<std::string> param_columns;  // "case" (if any), swept, then fixed parameters
+  std::vector<std::string> param_columns;  // "case" (if any), the study's parameters in its order, network
   Grid grid;  // its points are made when asked (grid.h)
 };
 
