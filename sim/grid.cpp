@@ -29,9 +29,9 @@ Grid::Column param_column(const ParamSpec& spec, const Params& params) {
 
 }  // namespace
 
-Grid::Grid(const Study* study, std::vector<std::string> param_columns, std::map<std::string, ParamValue> fixed,
-           std::vector<Axis> sweep, std::vector<Case> cases, std::map<std::string, Column> extra_columns,
-           std::string where)
+Grid::Grid(const Study* study, std::vector<std::string> param_columns,
+           std::map<std::string, ParamValue> fixed, std::vector<Axis> sweep, std::vector<Case> cases,
+           std::map<std::string, Column> extra_columns, std::string where)
     : study_(study),
       columns_(std::move(param_columns)),
       fixed_(std::move(fixed)),

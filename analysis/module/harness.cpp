@@ -118,6 +118,7 @@ void bind_harness(py::module_& m) {
       .def_property_readonly("headline", [](const Scenario& s) { return s.headline; })
       .def_property_readonly("slow", [](const Scenario& s) { return s.slow; })
       .def_property_readonly("seeds", [](const Scenario& s) { return s.seeds; })
+      .def_property_readonly("cases", [](const Scenario& s) { return s.cases; })
       .def_property_readonly("param_columns", [](const Scenario& s) { return s.param_columns; })
       .def_property_readonly("metrics",
                              [](const Scenario& s) {

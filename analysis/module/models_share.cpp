@@ -134,7 +134,8 @@ void bind_data_spans(py::module_& m) {
           "add",
           [](DataSpans& self, int64_t start, const py::bytes& data) {
             std::string bytes = data;
-            self.add(range(start, static_cast<int64_t>(bytes.size())).first, std::move(bytes));
+            auto [s, n] = range(start, static_cast<int64_t>(bytes.size()));  // before `bytes` moves
+            self.add(s, std::move(bytes));
           },
           py::arg("start"), py::arg("data"),
           "Holds `data` (bytes) at offset `start`, overwriting what was there.")

@@ -59,3 +59,12 @@ def test_progress_goes_to_a_terminal_or_notebook_only(tmp_path):
     from perflab.rows import progress_shown
 
     assert not progress_shown()  # pytest captures stderr: not a terminal
+
+
+def test_describe_takes_a_scenario_name_and_lists_its_cases():
+    info = perflab.describe("pipe/git-clone")
+    assert info["name"] == "pipe" and info["scenario"] == "pipe-git-clone"
+    assert info["cases"] == ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
+    assert "pipe_buffer" in set(info["params"]["name"])
+    with pytest.raises(ValueError, match='unknown study "nope"'):
+        perflab.describe("nope")

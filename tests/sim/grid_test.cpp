@@ -29,7 +29,8 @@ TEST(Grid, PointIIsTheIthOfCasesTimesTheSweepLastAxisFastest) {
   ASSERT_EQ(scenario.grid.size(), 12U);
   const auto& columns = scenario.param_columns;
   auto label = [&](size_t p, const std::string& column) {
-    return scenario.grid[p].column_labels[std::find(columns.begin(), columns.end(), column) - columns.begin()];
+    return scenario.grid[p]
+        .column_labels[std::find(columns.begin(), columns.end(), column) - columns.begin()];
   };
   size_t p = 0;
   for (const char* c : {"small", "big"}) {
@@ -83,9 +84,10 @@ TEST(Grid, ATenMillionPointSweepLoadsDescribesItselfAndRunsItsLastRunAtOnce) {
 
   // A shard with --out says how many runs it has before running them; Ctrl-C is not needed to see it
   // start: its first rows reach the journal (the CLI test of interruption is engine_test's).
-  auto shard = run_perflab("run " + (dir / "big.toml").string() +
-                           " --set 'sweep.reply_size=[\"1B\"]' --set 'sweep.request_size=[\"1B\"]' --shard 7/10 --out " +
-                           (dir / "shard").string() + " --format csv");
+  auto shard = run_perflab(
+      "run " + (dir / "big.toml").string() +
+      " --set 'sweep.reply_size=[\"1B\"]' --set 'sweep.request_size=[\"1B\"]' --shard 7/10 --out " +
+      (dir / "shard").string() + " --format csv");
   EXPECT_EQ(shard.status, 0) << shard.err;
   EXPECT_NE(shard.err.find("perflab: big: 10 runs (100 grid points x 1 seeds), shard 7/10 of 100"),
             std::string::npos)

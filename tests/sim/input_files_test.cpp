@@ -38,9 +38,9 @@ struct BadInput {
   std::string name;
   std::string file_text;  // written to a temp folder as `file_name`
   std::string file_name;
-  std::string run;         // the perflab run arguments; FILE stands for the file's path
-  std::string parameter;   // what the message must name, beside the file
-  std::string message;     // what else it must say
+  std::string run;        // the perflab run arguments; FILE stands for the file's path
+  std::string parameter;  // what the message must name, beside the file
+  std::string message;    // what else it must say
 };
 
 std::string replaced(std::string text, const std::string& file) {
@@ -63,14 +63,14 @@ TEST(InputFiles, AreCheckedBeforeAnythingIsWrittenAndNamedWithTheirParameter) {
       {"a JAR that is no zip", "not a zip\n", "fake.jar", prefetch + "--set 'params.classpath=[\"FILE\"]'",
        "params.classpath", "fake.jar: cannot open as a JAR"},
       {"a classpath file of random bytes", random_bytes(200), "random.classpath",
-       prefetch + "--set 'params.classpath=[\"FILE\"]'", "params.classpath",
-       "random.classpath:1: \"\\x"},
-      {"truncated pipe trace", head_of(data / "pipe/data/git-upload-pack.8KiB.writes.csv", 900) + "0.0", "cut.csv",
-       pipe + "--set 'params.trace=\"FILE\"'", "params.trace", "cut.csv:"},
+       prefetch + "--set 'params.classpath=[\"FILE\"]'", "params.classpath", "random.classpath:1: \"\\x"},
+      {"truncated pipe trace", head_of(data / "pipe/data/git-upload-pack.8KiB.writes.csv", 900) + "0.0",
+       "cut.csv", pipe + "--set 'params.trace=\"FILE\"'", "params.trace", "cut.csv:"},
       {"header-only pipe trace", "time_s,bytes\n", "header.csv", pipe + "--set 'params.trace=\"FILE\"'",
        "params.trace", "the trace has no writes"},
       {"negative bytes in a pipe trace", "time_s,bytes\n0.0,100\n0.1,-5\n", "negative.csv",
-       pipe + "--set 'params.trace=\"FILE\"'", "params.trace", "negative.csv:3: a write must have at least 1 byte"},
+       pipe + "--set 'params.trace=\"FILE\"'", "params.trace",
+       "negative.csv:3: a write must have at least 1 byte"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);

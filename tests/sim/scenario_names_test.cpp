@@ -55,15 +55,15 @@ TEST(ScenarioNames, DescribeTakesAScenarioAndListsItsCases) {
 TEST(ScenarioNames, CheckTakesAHeadlineScenarioByName) {
   auto not_headline = run_perflab("check pingpong/wan");
   EXPECT_EQ(not_headline.status, 2);
-  EXPECT_NE(not_headline.err.find("wan.toml: not a headline scenario"), std::string::npos) << not_headline.err;
+  EXPECT_NE(not_headline.err.find("wan.toml: not a headline scenario"), std::string::npos)
+      << not_headline.err;
   auto nothing = run_perflab("check pingpong/nope");
   EXPECT_EQ(nothing.status, 2);
   EXPECT_NE(nothing.err.find("pingpong/nope: no such scenario file"), std::string::npos) << nothing.err;
   EXPECT_NE(nothing.err.find("unknown study \"pingpong/nope\""), std::string::npos) << nothing.err;
 }
 
-const std::string kPipeCases =
-    "run pipe/git-clone --seeds 1 --set 'sweep.mechanism=[\"none\"]' --format csv";
+const std::string kPipeCases = "run pipe/git-clone --seeds 1 --set 'sweep.mechanism=[\"none\"]' --format csv";
 
 TEST(Cases, CaseNarrowsAScenarioToTheNamedCases) {
   auto two = run_perflab(kPipeCases + " --case linux --case jdk");
@@ -96,9 +96,9 @@ TEST(Jobs, AboveTheCoresWarnsAndIsCapped) {
   unsigned cores = std::max(1U, std::thread::hardware_concurrency());
   auto many = run_perflab("run pingpong/wan --jobs 1000" + kOneRun);
   EXPECT_EQ(many.status, 0) << many.err;
-  EXPECT_NE(many.err.find("perflab: warning: --jobs 1000 is more than the " + std::to_string(cores) +
-                          " cores"),
-            std::string::npos)
+  EXPECT_NE(
+      many.err.find("perflab: warning: --jobs 1000 is more than the " + std::to_string(cores) + " cores"),
+      std::string::npos)
       << many.err;
   EXPECT_NE(many.err.find("running " + std::to_string(4 * cores) + " at a time (at most 4 per core)"),
             std::string::npos)
