@@ -30,13 +30,27 @@ int cmd_list() {
     std::printf("%-36s  %-10s %-5s %s%s\n", relative.c_str(), scenario->study->name.c_str(),
                 engine_name(scenario->engine), scenario->headline ? "[headline] " : "",
                 scenario->description.c_str());
+    if (!scenario->cases.empty())
+      std::printf("%-36s  cases (--case): %s\n", "", join(scenario->cases, ", ").c_str());
   }
   return 0;
 }
 
+// `perflab describe NAME`: a study's knobs and metrics; for a scenario, first what it runs (its grid and
+// its [[case]]s, which --case narrows), then its study.
 int cmd_describe(const std::string& name) {
   auto named = study_named(name);
-  if (!named.ok()) return fail_input(named.status().message());
+  if (!named.ok()) {
+    auto scenario = find_scenario_file(name).ok() ? load_scenario(name, {}) : Result<Scenario>(named.status());
+    if (!scenario.ok()) return fail_input(scenario.status().message());
+    std::printf("Scenario %s (%s): %s\n  %zu grid points x %d seeds, %s engine\n", scenario->name.c_str(),
+                scenario->file.c_str(), scenario->description.c_str(), scenario->grid.size(), scenario->seeds,
+                engine_name(scenario->engine));
+    if (!scenario->cases.empty())
+      std::printf("  cases (run one with --case NAME): %s\n", join(scenario->cases, ", ").c_str());
+    std::printf("\n");
+    named = scenario->study;
+  }
   const Study* study = *named;
   std::printf("Study %s: %s\n\nEngines: %s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
               study->name.c_str(), study->description.c_str(), study->run_sim ? "sim " : "",

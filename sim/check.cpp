@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -168,6 +169,98 @@ std::map<Key, const ResultRow*> index_rows(const ResultRows& rows) {
   return index;
 }
 
+constexpr size_t kFirstFew = 3;  // items of a long list that a report shows before "and N more"
+
+using PointRows = std::map<std::vector<std::string>, std::vector<const ResultRow*>>;
+
+std::set<uint64_t> seeds_of(const std::vector<const ResultRow*>& rows) {
+  std::set<uint64_t> seeds;
+  for (const auto* row : rows) seeds.insert(row->seed);
+  return seeds;
+}
+
+// "1-5, 8" (consecutive seeds as ranges, the first few ranges only).
+std::string seed_list(const std::set<uint64_t>& seeds) {
+  std::vector<std::string> ranges;
+  for (auto it = seeds.begin(); it != seeds.end();) {
+    uint64_t first = *it, last = *it;
+    while (++it != seeds.end() && *it == last + 1) last = *it;
+    ranges.push_back(first == last ? std::to_string(first) : fmt::format("{}-{}", first, last));
+  }
+  return join_first(ranges, kFirstFew, ", ");
+}
+
+// The coverage lines of Comparison (see check.h), and how many rows both sides hold.
+std::vector<std::string> coverage_of(const PointRows& a, const PointRows& b, const PointNamer& name,
+                                     const std::string& a_name, const std::string& b_name, size_t& common) {
+  std::vector<std::string> lines;
+  auto lacking_points = [&](const PointRows& has, const PointRows& lacks, const std::string& has_name,
+                            const std::string& lacks_name) {
+    std::vector<std::string> absent;
+    for (const auto& [point, rows] : has) {
+      if (lacks.count(point) == 0) absent.push_back(name(*rows.front()));
+    }
+    if (!absent.empty())
+      lines.push_back(fmt::format("{} lacks {} of {}'s {} points: {}", lacks_name, absent.size(), has_name,
+                                  has.size(), join_first(absent, kFirstFew)));
+  };
+  lacking_points(a, b, a_name, b_name);
+  lacking_points(b, a, b_name, a_name);
+
+  // Seeds at the points both hold: one sentence when every point has the same seeds on each side.
+  common = 0;
+  std::optional<std::set<uint64_t>> a_uniform, b_uniform;
+  bool uniform = true;
+  std::vector<std::string> a_extra, b_extra;  // "point, seed s" rows only one side has
+  size_t common_points = 0;
+  for (const auto& [point, b_rows] : b) {
+    auto it = a.find(point);
+    if (it == a.end()) continue;
+    ++common_points;
+    auto sa = seeds_of(it->second), sb = seeds_of(b_rows);
+    if (!a_uniform) a_uniform = sa, b_uniform = sb;
+    uniform = uniform && sa == *a_uniform && sb == *b_uniform;
+    for (uint64_t seed : sa) {
+      if (sb.count(seed) != 0) ++common;
+      else a_extra.push_back(fmt::format("{}, seed {}", name(*it->second.front()), seed));
+    }
+    for (uint64_t seed : sb) {
+      if (sa.count(seed) == 0) b_extra.push_back(fmt::format("{}, seed {}", name(*b_rows.front()), seed));
+    }
+  }
+  if (common_points > 0 && uniform && *a_uniform != *b_uniform) {
+    std::set<uint64_t> shared;
+    for (uint64_t seed : *a_uniform) {
+      if (b_uniform->count(seed) != 0) shared.insert(seed);
+    }
+    if (shared == *b_uniform) {
+      lines.push_back(fmt::format("{} has {} of {}'s {} seeds at every point ({}); compared on those", b_name,
+                                  b_uniform->size(), a_name, a_uniform->size(), seed_list(shared)));
+    } else if (shared == *a_uniform) {
+      lines.push_back(fmt::format("{} has {} of {}'s {} seeds at every point ({}); compared on those", a_name,
+                                  a_uniform->size(), b_name, b_uniform->size(), seed_list(shared)));
+    } else {
+      lines.push_back(fmt::format("{} has seeds {} and {} seeds {} at every point; compared on the {} both have",
+                                  a_name, seed_list(*a_uniform), b_name, seed_list(*b_uniform), shared.size()));
+    }
+  } else {
+    if (!a_extra.empty())
+      lines.push_back(fmt::format("{} lacks {} of {}'s rows at the points both have: {}", b_name,
+                                  a_extra.size(), a_name, join_first(a_extra, kFirstFew)));
+    if (!b_extra.empty())
+      lines.push_back(fmt::format("{} lacks {} of {}'s rows at the points both have: {}", a_name,
+                                  b_extra.size(), b_name, join_first(b_extra, kFirstFew)));
+  }
+  if (!lines.empty()) {
+    size_t a_total = 0, b_total = 0;
+    for (const auto& [point, rows] : a) a_total += rows.size();
+    for (const auto& [point, rows] : b) b_total += rows.size();
+    lines.push_back(fmt::format("compared on the {} rows (point × seed) both have, of {} in {} and {} in {}",
+                                common, a_total, a_name, b_total, b_name));
+  }
+  return lines;
+}
+
 Judgement judgement_of(const MetricSpec& metric, Engine engine) {
   if (metric.exact) return Judgement::kExact;
   return engine == Engine::kSim ? Judgement::kTolerance : Judgement::kNotJudged;
@@ -239,7 +332,7 @@ Comparison compare_rows(const ResultRows& a_as_read, const ResultRows& b,
 
   // Grid points (in b's order, then a's), and those only one side has.
   std::vector<std::vector<std::string>> points;
-  std::map<std::vector<std::string>, std::vector<const ResultRow*>> b_rows_of, a_rows_of;
+  PointRows b_rows_of, a_rows_of;
   for (const auto& row : b.rows) {
     if (b_rows_of[row.point].empty()) points.push_back(row.point);
     b_rows_of[row.point].push_back(&row);
@@ -263,8 +356,10 @@ Comparison compare_rows(const ResultRows& a_as_read, const ResultRows& b,
     std::vector<std::string> dropped;
     for (const auto& point : only_a) dropped.push_back(name(*a_rows_of[point].front()));
     result.grid_changes.push_back(fmt::format("{} grid point(s) of {} are not in {}: {}", only_a.size(),
-                                              a_name, b_name, join(dropped, "; ")));
+                                              a_name, b_name, join_first(dropped, kFirstFew)));
   }
+  result.coverage = coverage_of(a_rows_of, b_rows_of, name, a_name, b_name, result.common_rows);
+  if (scope == Scope::kCommon && result.common_rows > 0) result.grid_changes.clear();
 
   // Seeds of shared points, row by row.
   auto missing_side = [&](const ResultRow& row, const std::string& side) {
@@ -272,6 +367,7 @@ Comparison compare_rows(const ResultRows& a_as_read, const ResultRows& b,
   };
   for (const auto& point : points) {
     if (a_rows_of.count(point) == 0) continue;
+    if (scope == Scope::kCommon) continue;
     for (const auto* row : b_rows_of[point]) {
       if (a_index.count({row->point, row->seed}) == 0) missing_side(*row, a_name);
     }

@@ -49,6 +49,8 @@ Result<CheckRules> check_rules(const std::vector<MetricSpec>& metrics,
 enum class Scope {
   kSame,    // both tables hold the same grid and seeds
   kSubset,  // the second is a subset of the first by design (check --quick: fewer seeds, fewer sizes)
+  kCommon,  // compare: the rows both tables hold are compared; what one lacks is its coverage, not a
+            // failure (a grid change only when no point is common)
 };
 
 enum class Judgement { kExact, kTolerance, kNotJudged };
@@ -82,6 +84,10 @@ struct Comparison {
   std::vector<std::string> grid_changes;     // "parameter prune_threshold changed from 1 to 2 (9 points)"
   std::vector<std::string> outcome_changes;  // a run that failed on one side and not on the other
   std::vector<std::string> notes;            // "parameter file is new in fresh, at \"\" in every run"
+  // Which rows were compared: "B has 5 of A's 10 seeds at every point; compared on those", long lists cut
+  // to their first few. Empty when both tables hold the same rows.
+  std::vector<std::string> coverage;
+  size_t common_rows = 0;                    // rows (point × seed) both tables hold
   size_t exact_values = 0;                   // paired values compared exactly
   size_t tolerance_values = 0;               // paired values compared within a tolerance
   bool pass() const;

@@ -37,19 +37,25 @@ int cli_main(int argc, char** argv) {
   std::string describe_name;
   auto* describe =
       app.add_subcommand("describe", "Show a study's parameters (type, default, meaning) and metrics");
-  describe->add_option("STUDY", describe_name, "Study name")->required();
+  describe->add_option("NAME", describe_name, "A study, or a scenario (its study and its cases)")->required();
 
   RunFlags flags;
   auto* run = app.add_subcommand("run", "Run a scenario: every grid point x seed, each in its own process");
-  run->add_option("SCENARIO", flags.scenario, "Scenario file (.toml)")->required();
+  run->add_option("SCENARIO", flags.scenario,
+                  "Scenario file (.toml), or a shipped scenario's name as `perflab list` prints it")
+      ->required();
   run->add_option("--set", flags.sets,
                   "Override any key with a TOML value: --set params.prune_threshold=2, "
                   "--set 'sweep.prefetch_depth=[0,1,500]', --set 'network.latency=\"constant(50ms)\"'")
       ->allow_extra_args(false);
+  run->add_option("--case", flags.cases,
+                  "Run only this [[case]] of the scenario (repeatable; `perflab describe SCENARIO` lists them)")
+      ->allow_extra_args(false);
   run->add_option("--seeds", flags.seeds, "Replications per grid point (overrides [scenario] seeds)")
       ->check(kAtLeastOne);
-  run->add_option("--jobs", flags.jobs, "Runs in parallel (default: cores for sim, 1 for micro)")
-      ->check(kAtLeastOne);
+  const std::string jobs_help = "Runs in parallel (default: cores for sim, 1 for micro); above the cores it "
+                                "warns, and at most " + std::to_string(kJobsPerCore) + " per core run at once";
+  run->add_option("--jobs", flags.jobs, jobs_help)->check(kAtLeastOne);
   run->add_option("--out", flags.out, "Write DIR/<name>.csv, .summary.csv and .md");
   run->add_option("--format", flags.format, "Summary printed on stdout")
       ->check(CLI::IsMember({"md", "csv", "json"}));
@@ -94,7 +100,7 @@ int cli_main(int argc, char** argv) {
       "Run the headline scenarios, write results/<study>/ and results/README.md, print the tables and the "
       "time each scenario took");
   reproduce->add_option("STUDY", studies, "Only these studies (default: all)");
-  reproduce->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  reproduce->add_option("--jobs", study_jobs, jobs_help)->check(kAtLeastOne);
   bool readme_only = false;
   reproduce->add_flag(
       "--readme-only", readme_only,
@@ -112,8 +118,9 @@ int cli_main(int argc, char** argv) {
       "The regression gate: rerun the headline scenarios and pair them seed by seed with the committed "
       "results/ (exact counts equal, simulated times within a relative 1e-9, the studies' claims on "
       "micro-engine timings); exit 1 with a table of what moved");
-  check->add_option("STUDY", studies, "Only these studies (default: all)");
-  check->add_option("--jobs", study_jobs, "Runs in parallel (default: cores)")->check(kAtLeastOne);
+  check->add_option("STUDY", studies,
+                    "Only these studies, or these headline scenarios by name (default: all studies)");
+  check->add_option("--jobs", study_jobs, jobs_help)->check(kAtLeastOne);
   check->add_flag("--quick", quick,
                   "Each scenario's [quick] variant: fewer seeds and sizes (about a minute)");
   check->add_flag("--full", full, "Also the slow headline scenarios");
@@ -132,9 +139,11 @@ int cli_main(int argc, char** argv) {
   auto* compare = app.add_subcommand(
       "compare",
       "Compare two result folders of the same scenarios (two --out folders, or main's results/ and a "
-      "branch's) point by point and seed by seed, by check's rules: A, B, change, verdict; exit 1 when "
-      "anything moved beyond its tolerance");
-  compare->add_option("A_B", compare_dirs, "Two folders: A, the baseline, then B, compared with it")
+      "branch's) point by point and seed by seed, by check's rules: first which rows both hold, then A, B, "
+      "change, verdict; exit 1 when a value both hold moved beyond its tolerance. A or B may be a scenario's "
+      "name (its committed results)");
+  compare->add_option("A_B", compare_dirs,
+                      "Two folders (or scenario names): A, the baseline, then B, compared with it")
       ->required()
       ->expected(2);
   compare->add_option("--format", compare_format, "md (default), csv or json")
@@ -142,6 +151,10 @@ int cli_main(int argc, char** argv) {
   compare->add_option("--tolerance", tolerances, "As for check: 1e-6, or METRIC=1e-6")
       ->allow_extra_args(false);
   compare->add_flag("--all", compare_all, "List unchanged point × metric cells too (markdown)");
+  bool require_all = false;
+  compare->add_flag("--require-all", require_all,
+                    "Fail (exit 1) when a row (point × seed) of one folder is not in the other; by default "
+                    "the rows both hold are compared and the coverage is reported");
 
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
@@ -210,7 +223,9 @@ int cli_main(int argc, char** argv) {
     }
     return status;
   }
-  if (*compare) return cmd_compare(compare_dirs[0], compare_dirs[1], tolerances, compare_format, compare_all);
+  if (*compare)
+    return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,
+                       compare_all);
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
   if (*capture_prefetch) return cmd_capture_prefetch(capture_flags);
   if (*capture_pipe) return cmd_capture_pipe(capture_flags);

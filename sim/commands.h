@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/capture.h"
+#include "sim/compare.h"
 #include "sim/results_readme.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -19,6 +20,8 @@ namespace perflab {
 constexpr int kExitFailedRuns = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInterrupted = 130;
+// --jobs above the cores is capped at this many runs per core (a run is one CPU-bound child process).
+constexpr int kJobsPerCore = 4;
 
 // Prints "perflab: error: <message>" and returns kExitBadInput.
 int fail_input(const std::string& message);
@@ -28,6 +31,7 @@ std::vector<std::filesystem::path> shipped_scenarios();  // every .toml under sc
 struct RunFlags {
   std::string scenario;
   std::vector<std::string> sets;
+  std::vector<std::string> cases;  // --case NAME: only these [[case]]s
   int seeds = 0;
   int jobs = 0;
   std::string out;
@@ -67,7 +71,7 @@ int cmd_capture_pipe(const CaptureFlags& flags);
 int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full);
 int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, bool full,
               const std::vector<std::string>& tolerance_flags);
-int cmd_compare(const std::string& a, const std::string& b, const std::vector<std::string>& tolerance_flags,
-                const std::string& format, bool all);
+int cmd_compare(const std::string& a, const std::string& b, CompareOptions options, const std::string& format,
+                bool all);
 
 }  // namespace perflab

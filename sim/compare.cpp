@@ -89,8 +89,7 @@ std::optional<Scenario> scenario_of(const fs::path& csv) {
 }
 
 Result<ScenarioComparison> compare_scenario(const std::string& name, const fs::path& a_csv,
-                                            const fs::path& b_csv,
-                                            const std::vector<std::string>& tolerance_flags) {
+                                            const fs::path& b_csv, const CompareOptions& options) {
   auto a = read_result_rows(a_csv);
   if (!a.ok()) return a.status();
   auto b = read_result_rows(b_csv);
@@ -113,12 +112,13 @@ Result<ScenarioComparison> compare_scenario(const std::string& name, const fs::p
   const auto& metrics = study->first->metrics_for(result.engine);
   auto scenario = scenario_of(a_csv);
   auto rules = check_rules(metrics, scenario ? scenario->check_tolerances : std::map<std::string, double>{},
-                           tolerance_flags);
+                           options.tolerance_flags);
   if (!rules.ok()) return rules.status();
-  result.values = compare_rows(*a, *b, metrics, result.engine, *rules, Scope::kSame, "A", "B");
+  result.require_all = options.require_all;
+  result.values = compare_rows(*a, *b, metrics, result.engine, *rules, Scope::kCommon, "A", "B");
   if (!result.values.grid_changes.empty()) {
-    return Status::Error(fmt::format("{} and {} have different grids: {}", a_csv.string(), b_csv.string(),
-                                     join(result.values.grid_changes, "; ")));
+    return Status::Error(fmt::format("{} and {} have no grid point in common: {}", a_csv.string(),
+                                     b_csv.string(), join_first(result.values.grid_changes, 3)));
   }
   // The claims, when the scenario file lays both CSVs over its grid without leaving a row out.
   if (scenario && study->first->claims) {
@@ -184,15 +184,17 @@ std::string markdown(const FolderComparison& c, bool all) {
   for (const auto& s : c.scenarios) {
     auto moved = moved_metrics(s);
     out += fmt::format("## {} ({}, {} engine): {}\n\n", s.name, s.study, engine_name(s.engine),
-                       s.pass() ? "nothing moved" : "moved: " + (moved.empty() ? "rows" : join(moved)));
+                       s.pass()         ? "nothing moved"
+                       : moved.empty() ? "rows missing (--require-all)"
+                                       : "moved: " + join(moved));
     out += fmt::format("- A: {}\n- B: {}\n", s.a_provenance, s.b_provenance);
+    if (s.values.coverage.empty()) out += "- coverage: A and B hold the same rows (point × seed); all compared\n";
+    for (const auto& line : s.values.coverage) out += fmt::format("- coverage: {}\n", line);
     out += fmt::format("- {} values compared exactly, {} within a relative tolerance{}\n\n",
                        s.values.exact_values, s.values.tolerance_values,
                        s.engine == Engine::kMicro ? "; timings are judged by the study's claims" : "");
-    for (const auto& m : s.values.missing)
-      out += fmt::format("- missing: {}, seed {} is not in {}\n", m.point, m.seed, m.absent_from);
     for (const auto& change : s.values.outcome_changes) out += fmt::format("- outcome changed: {}\n", change);
-    if (!s.values.missing.empty() || !s.values.outcome_changes.empty()) out += "\n";
+    if (!s.values.outcome_changes.empty()) out += "\n";
     MarkdownTable cells(
         {"point", "metric", "A (mean)", "B (mean)", "change", "largest seed move", "tolerance", "verdict"},
         "llrrrrll");
@@ -227,8 +229,11 @@ std::string markdown(const FolderComparison& c, bool all) {
     }
     out += "\n";
   }
-  out +=
-      c.pass() ? "Nothing moved beyond its tolerance.\n" : "Something moved beyond its tolerance (exit 1).\n";
+  bool incomplete = std::any_of(c.scenarios.begin(), c.scenarios.end(),
+                                [](const auto& s) { return !s.values.coverage.empty(); });
+  out += c.pass() ? fmt::format("Nothing moved beyond its tolerance{}.\n",
+                                incomplete ? " in the rows both hold (`--require-all` fails on missing rows)" : "")
+                  : "Something moved beyond its tolerance, or rows are missing with --require-all (exit 1).\n";
   return out;
 }
 
@@ -246,8 +251,7 @@ std::string csv(const FolderComparison& c) {
             mean_change(cell), relative_text(cell.largest), std::to_string(cell.largest_seed),
             tolerance_text(cell), verdict(cell)});
     }
-    for (const auto& m : s.values.missing)
-      line({s.name, m.point, "", "", "", "", "", std::to_string(m.seed), "", "missing in " + m.absent_from});
+    for (const auto& text : s.values.coverage) line({s.name, text, "", "", "", "", "", "", "", "coverage"});
     for (const auto& v : s.claims) {
       line({s.name, "", "claim: " + v.claim.name, format_number(v.before), format_number(v.claim.value), "",
             "", "", fmt::format("[{:g}, {:g}]", v.claim.low, v.claim.high), v.holds() ? "holds" : "FAILS"});
@@ -282,13 +286,9 @@ std::string json(const FolderComparison& c) {
           json_number(cell.mean_b), json_number(cell.largest), cell.largest_seed,
           json_text(tolerance_text(cell)), json_text(verdict(cell)));
     }
-    out += "], \"missing\": [";
-    for (size_t k = 0; k < s.values.missing.size(); ++k) {
-      const auto& m = s.values.missing[k];
-      out += fmt::format("{}{{\"point\": {}, \"seed\": {}, \"absent_from\": {}}}", k ? ", " : "",
-                         json_text(m.point), m.seed, json_text(m.absent_from));
-    }
-    out += "], \"claims\": [";
+    out += fmt::format("], \"common_rows\": {}, \"coverage\": {}", s.values.common_rows,
+                       names(s.values.coverage));
+    out += ", \"claims\": [";
     for (size_t k = 0; k < s.claims.size(); ++k) {
       const auto& v = s.claims[k];
       out += fmt::format("{}{{\"name\": {}, \"a\": {}, \"b\": {}, \"low\": {}, \"high\": {}, \"holds\": {}}}",
@@ -304,15 +304,14 @@ std::string json(const FolderComparison& c) {
 }  // namespace
 
 bool ScenarioComparison::pass() const {
-  return values.pass() && std::all_of(claims.begin(), claims.end(), [](const auto& v) { return v.holds(); });
+  return values.pass() && (!require_all || values.coverage.empty()) && std::all_of(claims.begin(), claims.end(), [](const auto& v) { return v.holds(); });
 }
 
 bool FolderComparison::pass() const {
   return std::all_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.pass(); });
 }
 
-Result<FolderComparison> compare_folders(const fs::path& a, const fs::path& b,
-                                         const std::vector<std::string>& tolerance_flags) {
+Result<FolderComparison> compare_folders(const fs::path& a, const fs::path& b, const CompareOptions& options) {
   auto a_csvs = result_csvs(a);
   if (!a_csvs.ok()) return a_csvs.status();
   auto b_csvs = result_csvs(b);
@@ -320,25 +319,32 @@ Result<FolderComparison> compare_folders(const fs::path& a, const fs::path& b,
   FolderComparison result;
   result.a = a;
   result.b = b;
-  for (const auto& [name, csv] : *a_csvs) {
-    if (b_csvs->count(name) == 0) result.only_in_a.push_back(name);
+  std::map<std::string, fs::path> a_named = *a_csvs, b_named = *b_csvs;
+  if (!options.only.empty()) {
+    for (auto* named : {&a_named, &b_named}) {
+      for (auto it = named->begin(); it != named->end();)
+        it = it->first == options.only ? std::next(it) : named->erase(it);
+    }
   }
-  for (const auto& [name, csv] : *b_csvs) {
-    if (a_csvs->count(name) == 0) {
+  for (const auto& [name, csv] : a_named) {
+    if (b_named.count(name) == 0) result.only_in_a.push_back(name);
+  }
+  for (const auto& [name, csv] : b_named) {
+    if (a_named.count(name) == 0) {
       result.only_in_b.push_back(name);
       continue;
     }
-    auto scenario = compare_scenario(name, a_csvs->at(name), csv, tolerance_flags);
+    auto scenario = compare_scenario(name, a_named.at(name), csv, options);
     if (!scenario.ok()) return scenario.status();
     result.scenarios.push_back(std::move(scenario).value());
   }
   if (result.scenarios.empty()) {
     std::vector<std::string> a_names, b_names;
-    for (const auto& [name, csv] : *a_csvs) a_names.push_back(name);
-    for (const auto& [name, csv] : *b_csvs) b_names.push_back(name);
+    for (const auto& [name, csv] : a_named) a_names.push_back(name);
+    for (const auto& [name, csv] : b_named) b_names.push_back(name);
     return Status::Error(
         fmt::format("{} and {} hold results of different scenarios ({} vs {}), nothing to compare",
-                    a.string(), b.string(), join(a_names), join(b_names)));
+                    a.string(), b.string(), join_first(a_names, 5, ", "), join_first(b_names, 5, ", ")));
   }
   return result;
 }

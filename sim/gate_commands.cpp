@@ -30,20 +30,41 @@ bool only_capped_failures(const Scenario& scenario, const RunTable& table) {
   return true;
 }
 
-// The headline scenarios of the requested studies (all studies if none), in file order; slow ones only
-// with `full`.
-Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>& studies, bool full) {
-  for (const auto& name : studies) {
-    if (auto study = study_named(name); !study.ok()) return study.status();
+// The headline scenarios of the requested studies, or the named ones (a shipped scenario's name as `perflab
+// list` prints it; all studies if none), in file order; slow ones only with `full` unless named.
+Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>& names, bool full) {
+  std::vector<std::string> studies;
+  std::vector<fs::path> named_files;
+  for (const auto& name : names) {
+    if (study_named(name).ok()) {
+      studies.push_back(name);
+      continue;
+    }
+    auto file = find_scenario_file(name);
+    if (!file.ok()) return study_named(name).status().with_context(file.status().message() + "; ");
+    named_files.push_back(fs::weakly_canonical(*file));
   }
   std::vector<Scenario> scenarios;
   for (const auto& file : shipped_scenarios()) {
     auto scenario = load_scenario(file, {});
     if (!scenario.ok()) return scenario.status();
-    if (!scenario->headline || (scenario->slow && !full)) continue;
     const auto& study_name = scenario->study->name;
-    if (!studies.empty() && std::find(studies.begin(), studies.end(), study_name) == studies.end()) continue;
+    bool named = std::find(named_files.begin(), named_files.end(), fs::weakly_canonical(file)) != named_files.end();
+    if (named && !scenario->headline) {
+      return Status::Error(file.string() + ": not a headline scenario, so results/ holds no rows to check it "
+                           "against; `perflab compare` compares two --out folders");
+    }
+    bool by_study = std::find(studies.begin(), studies.end(), study_name) != studies.end();
+    if (!names.empty() && !named && !by_study) continue;
+    if (!scenario->headline || (scenario->slow && !full && !named)) continue;
     scenarios.push_back(std::move(scenario).value());
+  }
+  for (const auto& file : named_files) {
+    auto shipped = shipped_scenarios();
+    if (std::none_of(shipped.begin(), shipped.end(),
+                     [&](const fs::path& f) { return fs::weakly_canonical(f) == file; }))
+      return Status::Error(file.string() + ": not a shipped scenario; `perflab check` checks the headline "
+                           "scenarios under " + scenarios_dir().string());
   }
   if (scenarios.empty()) return Status::Error("no headline scenario found for the requested studies");
   return scenarios;
@@ -180,10 +201,24 @@ int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, boo
   return 0;
 }
 
-// `perflab compare A B`: exit 0 when nothing moved, 1 when something did, 2 on bad input.
-int cmd_compare(const std::string& a, const std::string& b, const std::vector<std::string>& tolerance_flags,
-                const std::string& format, bool all) {
-  auto comparison = compare_folders(a, b, tolerance_flags);
+// `perflab compare A B`: exit 0 when nothing moved, 1 when something did (or, with --require-all, rows are
+// missing), 2 on bad input. A or B may also be a scenario's name as `perflab list` prints it: its committed
+// results (results/<study>/), that scenario only.
+int cmd_compare(const std::string& a, const std::string& b, CompareOptions options, const std::string& format,
+                bool all) {
+  std::error_code ec;
+  auto folder_of = [&](const std::string& name) -> Result<fs::path> {
+    if (fs::is_directory(name, ec) || !find_scenario_file(name).ok()) return fs::path(name);
+    auto scenario = load_scenario(name, {});
+    if (!scenario.ok()) return scenario.status();
+    options.only = scenario->name;
+    return results_dir() / scenario->study->name;
+  };
+  auto a_folder = folder_of(a);
+  if (!a_folder.ok()) return fail_input(a_folder.status().message());
+  auto b_folder = folder_of(b);
+  if (!b_folder.ok()) return fail_input(b_folder.status().message());
+  auto comparison = compare_folders(*a_folder, *b_folder, options);
   if (!comparison.ok()) return fail_input(comparison.status().message());
   for (const auto& scenario : comparison->scenarios) {
     for (const auto& note : scenario.values.notes)

@@ -18,8 +18,7 @@ uint64_t scenario_fingerprint(const Scenario& scenario) {
   std::string text = scenario.name + "|" + scenario.study->name + "|" + engine_name(scenario.engine) + "|" +
                      std::to_string(scenario.seeds) + "|" + std::to_string(scenario.seed) + "|" +
                      std::to_string(scenario.repetitions);
-  for (const auto& point : scenario.grid) text += "|" + std::to_string(point.identity);
-  return fnv1a(text);
+  return fnv1a(text + "|" + std::to_string(scenario.grid.fingerprint()));
 }
 
 Result<Journal> Journal::open(const std::filesystem::path& file, const Scenario& scenario, bool resume) {

@@ -1,5 +1,6 @@
 #include "sim/outputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -23,28 +24,15 @@ std::vector<std::string> metric_names(const RunTable& table) {
   return names;
 }
 
-// Parameters that differ between grid points: the columns worth showing in a human table.
-std::vector<size_t> varying_columns(const Scenario& scenario) {
-  std::vector<size_t> columns;
-  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
-    std::set<std::string> values;
-    for (const auto& point : scenario.grid) values.insert(point.column_labels[c]);
-    if (values.size() > 1) columns.push_back(c);
-  }
-  return columns;
-}
-
 size_t failed_runs(const RunTable& table, size_t point) {
-  size_t n = 0;
-  for (const auto& row : table.rows) n += row.point == point && row.failed();
-  return n;
+  auto [first, last] = table.rows_of(point);
+  return static_cast<size_t>(std::count_if(first, last, [](const RunRow& row) { return row.failed(); }));
 }
 
 std::string first_error(const RunTable& table, size_t point) {
-  for (const auto& row : table.rows) {
-    if (row.point == point && row.failed()) return row.error;
-  }
-  return "";
+  auto [first, last] = table.rows_of(point);
+  auto failed = std::find_if(first, last, [](const RunRow& row) { return row.failed(); });
+  return failed == last ? "" : failed->error;
 }
 
 Status write_file(const std::filesystem::path& file, const std::string& text) {
@@ -62,11 +50,12 @@ std::string rows_csv(const RunTable& table) {
   for (const auto& m : metric_names(table)) header.push_back(m);
   header.emplace_back("error");
   std::string out = join_csv(header);
+  const auto names = metric_names(table);
   for (const auto& row : table.rows) {
     if (!row.ran()) continue;
     std::vector<std::string> fields = scenario.grid[row.point].column_values;
     fields.push_back(std::to_string(row.seed));
-    for (const auto& m : metric_names(table)) {
+    for (const auto& m : names) {
       auto it = row.metrics.find(m);
       fields.push_back(it == row.metrics.end() ? "" : format_number(it->second));
     }
@@ -101,9 +90,9 @@ std::string summary_csv(const RunTable& table) {
     for (const char* stat : {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"}) header.push_back(m + stat);
   }
   std::string out = join_csv(header);
-  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+  const auto names = metric_names(table);
+  for (size_t p : table.points()) {
     std::vector<std::string> fields = scenario.grid[p].column_values;
-    auto names = metric_names(table);
     fields.push_back(std::to_string(table.values(p, names.front()).size()));
     fields.push_back(std::to_string(failed_runs(table, p)));
     for (const auto& m : names) {
@@ -133,12 +122,14 @@ std::string summary_json(const RunTable& table) {
   auto number = [](double v) { return std::isfinite(v) ? format_number(v) : std::string("null"); };
   std::string out = "{\"scenario\": " + quote(scenario.name) + ", \"study\": " + quote(scenario.study->name) +
                     ", \"points\": [\n";
-  for (size_t p = 0; p < scenario.grid.size(); ++p) {
-    out += p ? ",\n  {" : "  {";
+  bool first_point = true;
+  for (size_t p : table.points()) {
+    out += first_point ? "  {" : ",\n  {";
+    first_point = false;
     out += "\"params\": {";
+    const auto values = scenario.grid[p].column_values;
     for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
-      out += (c ? ", " : "") + quote(scenario.param_columns[c]) + ": " +
-             quote(scenario.grid[p].column_values[c]);
+      out += (c ? ", " : "") + quote(scenario.param_columns[c]) + ": " + quote(values[c]);
     }
     out += "}, \"failed\": " + std::to_string(failed_runs(table, p)) + ", \"metrics\": {";
     bool first = true;
@@ -159,7 +150,7 @@ std::string summary_json(const RunTable& table) {
 
 std::string summary_markdown(const RunTable& table) {
   const Scenario& scenario = *table.scenario;
-  auto shown = varying_columns(scenario);
+  auto shown = scenario.grid.varying_columns();
   std::string out =
       "### " + scenario.name + " (" + scenario.study->name + ", " + engine_name(scenario.engine) + " engine";
   out += scenario.engine == Engine::kSim
@@ -167,10 +158,10 @@ std::string summary_markdown(const RunTable& table) {
              : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
   std::string fixed;
+  const GridPoint first = scenario.grid.empty() ? GridPoint{} : scenario.grid[0];
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
-    fixed +=
-        (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + scenario.grid[0].column_labels[c];
+    fixed += (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + first.column_labels[c];
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
   if (scenario.seeds > 1) out += "Values are mean ± half-width of the 95% Student-t interval over seeds.\n\n";
@@ -185,9 +176,10 @@ std::string summary_markdown(const RunTable& table) {
     alignments += 'r';
   }
   MarkdownTable summary(header, alignments);
-  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+  for (size_t p : table.points()) {
     std::vector<std::string> cells;
-    for (size_t c : shown) cells.push_back(scenario.grid[p].column_labels[c]);
+    const auto labels = scenario.grid[p].column_labels;
+    for (size_t c : shown) cells.push_back(labels[c]);
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);
       cells.push_back(values.empty() ? std::string("—") : mean_with_interval(stats::summarize(values)));
@@ -196,7 +188,7 @@ std::string summary_markdown(const RunTable& table) {
   }
   out += summary.str();
   bool any_failed = false;
-  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+  for (size_t p : table.points()) {
     size_t failed = failed_runs(table, p);
     if (failed == 0) continue;
     if (!any_failed) out += "\nFailed runs:\n";
@@ -204,14 +196,17 @@ std::string summary_markdown(const RunTable& table) {
     out += "- " + point_label(scenario, p) + ": " + std::to_string(failed) +
            " failed: " + first_error(table, p) + "\n";
   }
-  if (table.interrupted) out += "\n(Interrupted: only finished runs are shown.)\n";
+  if (table.interrupted) {
+    out += "\n(Interrupted: " + std::to_string(table.ran()) + " of " + std::to_string(table.planned_runs()) +
+           " runs; only finished runs are shown.)\n";
+  }
   return out;
 }
 
 std::string point_label(const Scenario& scenario, size_t point) {
   std::vector<std::string> parts;
-  for (size_t c : varying_columns(scenario))
-    parts.push_back(scenario.param_columns[c] + "=" + scenario.grid[point].column_labels[c]);
+  const auto labels = scenario.grid[point].column_labels;
+  for (size_t c : scenario.grid.varying_columns()) parts.push_back(scenario.param_columns[c] + "=" + labels[c]);
   return parts.empty() ? "point " + std::to_string(point) : join(parts);
 }
 

@@ -81,9 +81,8 @@ Result<std::vector<std::string>> record_fields(const std::string& where, const s
 constexpr size_t kAtTheGridsValue = SIZE_MAX;
 
 bool one_value_in_grid(const Scenario& scenario, size_t column) {
-  return std::all_of(scenario.grid.begin(), scenario.grid.end(), [&](const GridPoint& point) {
-    return point.column_values[column] == scenario.grid.front().column_values[column];
-  });
+  const std::vector<size_t> varying = scenario.grid.varying_columns();
+  return std::find(varying.begin(), varying.end(), column) == varying.end();
 }
 
 // Where each of the scenario's parameters stands among a file's parameter columns (kAtTheGridsValue for one
@@ -108,8 +107,7 @@ std::vector<std::string> point_values(const Scenario& scenario, const std::vecto
                                       const std::vector<std::string>& fields) {
   std::vector<std::string> values;
   for (size_t c = 0; c < index.size(); ++c)
-    values.push_back(index[c] == kAtTheGridsValue ? scenario.grid.front().column_values[c]
-                                                  : fields[index[c]]);
+    values.push_back(index[c] == kAtTheGridsValue ? scenario.grid[0].column_values[c] : fields[index[c]]);
   return values;
 }
 
@@ -261,6 +259,7 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
     row.metrics = std::move(read.metrics);
     table.rows.push_back(std::move(row));
   }
+  table.sort();
   auto repetitions = std::filesystem::path(csv).replace_extension(".repetitions.csv");
   if (std::filesystem::exists(repetitions)) {
     Status read = read_repetitions(repetitions, point_of, table);

@@ -47,7 +47,9 @@ std::string section(const fs::path& study_dir, const std::string& name) {
     std::string host = meta.count("host") ? meta["host"] : meta["machine"];
     std::string commit = meta.count("commit") ? meta["commit"].substr(0, 12) : "";
     out += "Scenario `scenarios/" + meta["file"] + "`, " + meta["engine"] + " engine, " + meta["seeds"] +
-           " seed(s), " + meta["runs"] + " runs in " + meta["wall_s"] + " s on " + host + " (" +
+           " seed(s), " +
+           (meta.count("interrupted") ? "interrupted: " + meta["interrupted"] : meta["runs"] + " runs") +
+           " in " + meta["wall_s"] + " s on " + host + " (" +
            meta["date"] + ")" +
            (commit.empty() ? std::string()
                            : ", commit `" + commit + "`" +
@@ -70,12 +72,18 @@ std::string section(const fs::path& study_dir, const std::string& name) {
 
 }  // namespace
 
+std::string interrupted_text(size_t runs, size_t planned_runs) {
+  return fmt::format("{} of {} runs", runs, planned_runs);
+}
+
 Status write_run_metadata(const fs::path& study_dir, const ReproducedScenario& run) {
   fs::path file = study_dir / (run.name + ".meta");
   std::ofstream out(file);
   out << "name = " << run.name << "\nstudy = " << run.study << "\nfile = " << run.file
       << "\ndescription = " << run.description << "\nengine = " << run.engine << "\nseeds = " << run.seeds
-      << "\nruns = " << run.runs << "\nwall_s = " << fmt::format("{:.1f}", run.wall_s) << "\n";
+      << "\nruns = " << run.runs << "\nplanned_runs = " << run.planned_runs
+      << "\nwall_s = " << fmt::format("{:.1f}", run.wall_s) << "\n";
+  if (run.interrupted) out << "interrupted = " << interrupted_text(run.runs, run.planned_runs) << "\n";
   for (const auto& [key, value] : current_provenance().fields()) out << key << " = " << value << "\n";
   return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }

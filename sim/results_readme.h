@@ -21,10 +21,14 @@ struct ReproducedScenario {
   std::string description;
   std::string engine;
   int seeds = 1;
-  size_t runs = 0;
+  size_t runs = 0;          // runs that ended (ok or failed)
+  size_t planned_runs = 0;  // runs of the grid (of the shard) this run was to make
+  bool interrupted = false;  // Ctrl-C: the .meta says "interrupted: runs of planned_runs runs"
   double wall_s = 0;
 };
 
+// "139 of 1000 runs": what an interrupted run's .meta and summaries say (after "interrupted: ").
+std::string interrupted_text(size_t runs, size_t planned_runs);
 // Writes <study_dir>/<name>.meta: the run's record, then the provenance of this process.
 Status write_run_metadata(const std::filesystem::path& study_dir, const ReproducedScenario& run);
 // A markdown table of how long each scenario took.

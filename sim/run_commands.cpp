@@ -3,12 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <thread>
 
+#include "models/common/printable.h"
 #include "sim/commands.h"
 #include "sim/journal.h"
 #include "sim/outputs.h"
@@ -31,16 +34,16 @@ void print_summary(const RunTable& table, const std::string& format) {
   std::cout.flush();
 }
 
-// "0-99,120,130-139": run indices (ranges inclusive), for `perflab rows --tasks`.
-Result<std::vector<size_t>> parse_tasks(const std::string& text) {
-  auto bad =
-      Status::Error("--tasks \"" + text + "\" is not valid, expected indices and ranges, e.g. 0-99,120");
+// "0-99,120,130-139": run indices (ranges inclusive, ascending), for `perflab rows --tasks`.
+Result<TaskSelection> parse_tasks(const std::string& text) {
+  auto bad = Status::Error("--tasks \"" + text +
+                           "\" is not valid, expected ascending indices and ranges, e.g. 0-99,120");
   auto index = [](const std::string& digits) -> std::optional<size_t> {
-    if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
+    if (digits.empty() || digits.size() > 15 || digits.find_first_not_of("0123456789") != std::string::npos)
       return std::nullopt;
     return static_cast<size_t>(std::stoull(digits));
   };
-  std::vector<size_t> tasks;
+  TaskSelection tasks;
   std::istringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -48,10 +51,33 @@ Result<std::vector<size_t>> parse_tasks(const std::string& text) {
     auto first = index(item.substr(0, dash));
     auto last = dash == std::string::npos ? first : index(item.substr(dash + 1));
     if (!first || !last || *last < *first) return bad;
-    for (size_t t = *first; t <= *last; ++t) tasks.push_back(t);
+    if (!tasks.ranges.empty() && *first <= tasks.ranges.back().second) return bad;
+    tasks.ranges.emplace_back(*first, *last);
   }
-  if (tasks.empty() || text.back() == ',') return bad;
+  if (tasks.ranges.empty() || text.back() == ',') return bad;
   return tasks;
+}
+
+// Whether `path` (a folder when `folder`, else a file) can be written, without creating anything: it is
+// writable if it exists, else the nearest folder above it that exists is. `flag` names the option.
+Status check_writable(const fs::path& path, bool folder, const std::string& flag) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  auto bad = [&](const std::string& why) {
+    return Status::Error(flag + " " + path.string() + ": " + why);
+  };
+  if (fs::exists(absolute, ec)) {
+    if (folder && !fs::is_directory(absolute, ec)) return bad("is a file, expected a folder");
+    if (!folder && fs::is_directory(absolute, ec)) return bad("is a folder, expected a file name");
+    if (access(absolute.c_str(), W_OK) != 0) return bad(std::string("cannot be written: ") + strerror(errno));
+    return Status::OK();
+  }
+  fs::path above = absolute.parent_path();
+  while (!above.empty() && !fs::exists(above, ec) && above != above.parent_path()) above = above.parent_path();
+  if (!fs::is_directory(above, ec)) return bad(above.string() + " is not a folder");
+  if (access(above.c_str(), W_OK | X_OK) != 0)
+    return bad("cannot be created in " + above.string() + ": " + strerror(errno));
+  return Status::OK();
 }
 
 int default_jobs() {
@@ -61,7 +87,8 @@ int default_jobs() {
 }  // namespace
 
 int fail_input(const std::string& message) {
-  std::fprintf(stderr, "perflab: error: %s\n", message.c_str());
+  // printable(): whatever a bad input file put in the message, no raw bytes reach the terminal.
+  std::fprintf(stderr, "perflab: error: %s\n", printable(message, message.size() + 1, true).c_str());
   return kExitBadInput;
 }
 
@@ -81,15 +108,15 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
   fs::path shipped = fs::weakly_canonical(scenarios_dir(), ec);
   auto relative = file.lexically_relative(shipped);
   bool inside = !relative.empty() && *relative.begin() != "..";
-  size_t runs = 0;
-  for (const auto& row : table.rows) runs += row.ran();
   return {scenario.study->name,
           scenario.name,
           inside ? relative.string() : file.string(),
           scenario.description,
           engine_name(scenario.engine),
           scenario.seeds,
-          runs,
+          table.ran(),
+          table.planned_runs(),
+          table.interrupted,
           wall_s};
 }
 
@@ -98,6 +125,15 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
 RunOptions run_options_for(const Scenario& scenario, int jobs) {
   RunOptions options;
   options.jobs = jobs > 0 ? jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
+  int cores = default_jobs();
+  if (options.jobs > cores) {
+    int capped = std::min(options.jobs, kJobsPerCore * cores);
+    std::fprintf(stderr,
+                 "perflab: warning: --jobs %d is more than the %d cores: runs beyond them only wait for the CPU "
+                 "(and a micro-engine timing shares it); running %d at a time (at most %d per core)\n",
+                 options.jobs, cores, capped, kJobsPerCore);
+    options.jobs = capped;
+  }
   options.progress = isatty(STDERR_FILENO) != 0;
   options.point_timeout_s = scenario.point_timeout_s;
   return options;
@@ -127,22 +163,23 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     shard = *parsed;
     options.tasks = shard_tasks(scenario, shard->index, shard->count);
   }
-  bool made_out_dir = false;
   if (out_dir) {
-    std::error_code ec;
-    made_out_dir = !fs::exists(*out_dir, ec);
-    fs::create_directories(*out_dir, ec);
-    if (ec) return fail_input(out_dir->string() + ": cannot create the output folder: " + ec.message());
-    options.journal = *out_dir / (scenario.name + ".journal");
+    auto writable = check_writable(*out_dir, true, "--out");
+    if (!writable.ok()) return fail_input(writable.message());
+    options.journal = *out_dir / (scenario.name + ".journal");  // created once the inputs are checked
   }
+  if (options.timeline) {
+    auto writable = check_writable(*options.timeline, false, "--timeline");
+    if (!writable.ok()) return fail_input(writable.message());
+  }
+  // How much there is to do, before anything starts (a large sweep takes a while to show progress).
+  size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
+  std::fprintf(stderr, "perflab: %s: %zu runs (%zu grid points x %d seeds)%s\n", scenario.name.c_str(),
+               options.tasks ? options.tasks->count() : runs, scenario.grid.size(), scenario.seeds,
+               shard ? (", shard " + flags.shard + " of " + std::to_string(runs)).c_str() : "");
   auto start = std::chrono::steady_clock::now();
   auto table = run_scenario(scenario, options);
-  if (!table.ok()) {  // bad input (a workload file) found before any run: leave nothing behind
-    std::error_code ec;
-    if (out_dir && !flags.resume) fs::remove(*options.journal, ec);
-    if (made_out_dir) fs::remove(*out_dir, ec);  // only if empty
-    return fail_input(table.status().message());
-  }
+  if (!table.ok()) return fail_input(table.status().message());  // nothing was written: inputs come first
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
     if (written.ok())
@@ -164,13 +201,14 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   print_summary(*table, flags.format);
   if (result != nullptr) *result = *table;
   if (table->interrupted) {
-    std::fprintf(stderr, "perflab: interrupted; finished runs were kept%s\n",
+    std::fprintf(stderr, "perflab: interrupted: %s; finished runs were kept%s\n",
+                 interrupted_text(table->ran(), table->planned_runs()).c_str(),
                  out_dir ? " (continue with --resume)" : "");
     return kExitInterrupted;
   }
   if (table->failed() > 0) {
     std::fprintf(stderr, "perflab: %zu of %zu runs failed (see the error column)\n", table->failed(),
-                 table->rows.size());
+                 table->planned_runs());
     return kExitFailedRuns;
   }
   return 0;
@@ -183,6 +221,7 @@ Result<std::vector<Override>> overrides_of(const RunFlags& flags) {
     if (!o.ok()) return o.status();
     overrides.push_back(*o);
   }
+  for (const auto& name : flags.cases) overrides.push_back({kCaseKey, name});
   if (flags.seeds > 0) overrides.push_back({"scenario.seeds", std::to_string(flags.seeds)});
   return overrides;
 }

@@ -17,6 +17,7 @@
 #include "sim/timeline.h"
 
 namespace perflab {
+namespace fs = std::filesystem;
 namespace {
 
 std::string describe_exit(int status) {
@@ -60,15 +61,44 @@ RunRow row_of(const ChildPool::Ended& ended, const RunRow& slot) {
 
 // Points with the same key share one prepare(): the values of what it reads (every point its own when
 // the study does not say).
-std::string prepare_key(const Scenario& scenario, size_t point) {
-  const Study& study = *scenario.study;
+std::string prepare_key(const Study& study, size_t point, const Params& params) {
   if (study.prepare_reads.empty()) return std::to_string(point);
   std::string key;
-  for (const auto& name : study.prepare_reads) key += scenario.grid[point].params.text(name) + "\n";
+  for (const auto& name : study.prepare_reads) key += params.text(name) + "\n";
   return key;
 }
 
+// What prepare() loaded, by prepare_key, loaded once per key.
+class PreparedInputs {
+ public:
+  explicit PreparedInputs(const Scenario& scenario) : scenario_(scenario) {}
+  Result<PointInputs> of(size_t point, const Params& params) {
+    if (!scenario_.study->prepare) return PointInputs{};
+    std::string key = prepare_key(*scenario_.study, point, params);
+    if (auto done = loaded_.find(key); done != loaded_.end()) return done->second;
+    auto prepared = scenario_.study->prepare(params);
+    if (prepared.ok()) loaded_[key] = *prepared;
+    return prepared;
+  }
+
+ private:
+  const Scenario& scenario_;
+  std::map<std::string, PointInputs> loaded_;
+};
+
 }  // namespace
+
+bool TaskSelection::contains(size_t task) const {
+  return std::any_of(ranges.begin(), ranges.end(), [&](const auto& range) {
+    return task >= range.first && task <= range.second && (task - range.first) % step == 0;
+  });
+}
+
+size_t TaskSelection::count() const {
+  size_t n = 0;
+  for (const auto& [first, last] : ranges) n += (last - first) / step + 1;
+  return n;
+}
 
 Result<PointInputs> prepare_point(const Scenario& scenario, size_t point) {
   if (!scenario.study->prepare) return PointInputs{};
@@ -83,7 +113,8 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
   row.seed = RunTable::seed_of(scenario, replication);
   row.outcome = Outcome::kFailed;
   const Study& study = *scenario.study;
-  const Params& params = scenario.grid[point].params;
+  const GridPoint grid_point = scenario.grid[point];
+  const Params& params = grid_point.params;
   Timeline timeline;
   Timeline* timeline_ptr = options.timeline ? &timeline : nullptr;
 
@@ -93,8 +124,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
     if (micro.ok()) row.repetitions = micro->repetitions;
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {
-    RunContext context{params, inputs, scenario.network,
-                       row.seed, timeline_ptr};
+    RunContext context{params, inputs, scenario.network, row.seed, timeline_ptr};
     metrics = study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
@@ -110,82 +140,123 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
 
 Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& options) {
   RunTable table = RunTable::empty(scenario);
-  if (options.timeline && table.rows.size() != 1) {
+  const size_t total = table.total_runs();
+  if (options.timeline && total != 1) {
     return Status::Error("--timeline needs a single run (one grid point, --seeds 1); this run has " +
-                         std::to_string(table.rows.size()) + ", narrow it with --set and --seeds 1");
+                         std::to_string(total) + ", narrow it with --set, --case and --seeds 1");
+  }
+  TaskSelection selection = options.tasks.value_or(TaskSelection{});
+  if (!options.tasks && total > 0) selection.ranges = {{0, total - 1}};
+  for (const auto& [first, last] : selection.ranges) {
+    if (last >= total || first > last || selection.step == 0) {
+      return Status::Error("run " + std::to_string(std::max(first, last)) + " does not exist, expected one of 0.." +
+                           std::to_string(total - 1));
+    }
+  }
+  table.planned = selection.count();
+
+  // Inputs are loaded in this process before any fork (the children share them), once per distinct
+  // prepare() key. A run that writes (a journal) or runs the whole grid checks every input file the
+  // scenario names first, so a bad one leaves nothing behind; a slice of a sweep (a Dask task) loads
+  // those of its own points as it meets them.
+  PreparedInputs inputs(scenario);
+  if (options.journal || !options.tasks) {
+    if (scenario.study->prepare) {
+      for (size_t point : scenario.grid.representatives(scenario.study->prepare_reads)) {
+        auto prepared = inputs.of(point, scenario.grid[point].params);
+        if (!prepared.ok()) return prepared.status();
+      }
+    }
   }
 
   std::optional<Journal> journal;
+  std::vector<size_t> finished;  // tasks the journal already holds (--resume), sorted
   if (options.journal) {
+    std::error_code ec;
+    fs::create_directories(options.journal->parent_path(), ec);
+    if (ec)
+      return Status::Error(options.journal->parent_path().string() +
+                           ": cannot create the output folder: " + ec.message());
     auto opened = Journal::open(*options.journal, scenario, options.resume);
     if (!opened.ok()) return opened.status();
     journal.emplace(std::move(opened).value());
-    for (const auto& finished : journal->rows()) table.place(finished);
-  }
-
-  std::vector<bool> wanted(table.rows.size(), !options.tasks);
-  if (options.tasks) {
-    for (size_t task : *options.tasks) {
-      if (task >= table.rows.size()) {
-        return Status::Error("run " + std::to_string(task) + " does not exist, expected one of 0.." +
-                             std::to_string(table.rows.size() - 1));
-      }
-      wanted[task] = true;
+    for (const auto& row : journal->rows()) {
+      if (table.place(row)) finished.push_back(table.task_of(row.point, row.replication));
     }
+    std::sort(finished.begin(), finished.end());
   }
-  std::vector<size_t> pending;
-  for (size_t t = 0; t < table.rows.size(); ++t) {
-    if (wanted[t] && !table.rows[t].ran()) pending.push_back(t);
-  }
-
-  // Each point's inputs, loaded here before any fork, once for the points that agree on what prepare()
-  // reads; only for the points this run needs (a shard may need few).
-  std::vector<std::optional<PointInputs>> inputs(scenario.grid.size());
-  std::map<std::string, PointInputs> prepared_for;
-  for (size_t task : pending) {
-    size_t point = table.rows[task].point;
-    if (inputs[point]) continue;
-    const std::string key = prepare_key(scenario, point);
-    if (auto done = prepared_for.find(key); done != prepared_for.end()) {
-      inputs[point] = done->second;
-      continue;
-    }
-    auto prepared = prepare_point(scenario, point);
-    if (!prepared.ok()) return prepared.status();
-    inputs[point] = prepared_for[key] = std::move(prepared).value();
-  }
+  auto already_done = [&](size_t task) { return std::binary_search(finished.begin(), finished.end(), task); };
+  size_t done_before = static_cast<size_t>(
+      std::count_if(finished.begin(), finished.end(), [&](size_t task) { return selection.contains(task); }));
   const std::string timeout_reason =
       "timed out: exceeded --point-timeout " + format_quantity(options.point_timeout_s, Quantity::kDuration);
+  const bool check_each_point = scenario.grid.size() > kGridCheckedUpFront;  // smaller: checked when loaded
 
   InterruptGuard interrupt;
   ChildPool children(options.jobs);
-  size_t wanted_runs = static_cast<size_t>(std::count(wanted.begin(), wanted.end(), true));
-  Progress progress(wanted_runs, wanted_runs - pending.size(), options.progress);
-  for (size_t next = 0; next < pending.size() || !children.empty();) {
+  Progress progress(table.planned, done_before, options.progress);
+  // The runs still to make, in task order, one cursor over the selection (never listed).
+  std::vector<std::pair<size_t, size_t>> ranges = selection.ranges;
+  size_t range = 0, next_task = ranges.empty() ? 0 : ranges.front().first;
+  auto next_pending = [&]() -> std::optional<size_t> {
+    while (range < ranges.size()) {
+      if (next_task > ranges[range].second) {
+        if (++range < ranges.size()) next_task = ranges[range].first;
+        continue;
+      }
+      size_t task = next_task;
+      next_task += selection.step;
+      if (!already_done(task)) return task;
+    }
+    return std::nullopt;
+  };
+  std::map<size_t, RunRow> running;  // task -> its row as laid out, for the runs of live children
+  auto record = [&](RunRow row) {
+    if (row.ok() && journal) journal->append(row);
+    if (options.on_row) options.on_row(row);
+    progress.advance(row.failed());
+    table.place(std::move(row));
+  };
+  std::optional<size_t> pending = next_pending();
+  while (pending || !children.empty()) {
     if (InterruptGuard::interrupted()) {
       children.kill_all();
       table.interrupted = true;
       break;
     }
-    while (!children.full() && next < pending.size()) {
-      size_t task = pending[next++];
-      const RunRow& slot = table.rows[task];
+    while (!children.full() && pending) {
+      size_t task = *pending;
+      pending = next_pending();
+      RunRow row;
+      row.point = task / static_cast<size_t>(scenario.seeds);
+      row.replication = static_cast<int>(task % static_cast<size_t>(scenario.seeds));
+      row.seed = RunTable::seed_of(scenario, row.replication);
+      if (check_each_point) {
+        Status valid = scenario.grid.point_status(row.point);
+        if (!valid.ok()) {  // a point of a grid too large to check up front: a failed row, no fork
+          row.outcome = Outcome::kFailed;
+          row.error = valid.message();
+          record(std::move(row));
+          continue;
+        }
+      }
+      auto point_inputs = inputs.of(row.point, scenario.grid[row.point].params);
+      if (!point_inputs.ok()) return point_inputs.status();
       auto spawned = children.spawn(task, [&] {
-        return encode_row(run_one(scenario, slot.point, slot.replication, *inputs[slot.point], options));
+        return encode_row(run_one(scenario, row.point, row.replication, *point_inputs, options));
       });
       if (!spawned.ok()) return spawned;
+      running.emplace(task, std::move(row));
     }
     auto ended = children.collect(std::chrono::milliseconds(100));
     if (!ended.ok()) return ended.status();
     for (const auto& child : *ended) {
+      RunRow slot = std::move(running.at(child.task));
+      running.erase(child.task);
       bool killed_by_ctrl_c = InterruptGuard::interrupted() && WIFSIGNALED(child.wait_status) &&
                               WTERMSIG(child.wait_status) == SIGINT;
       if (killed_by_ctrl_c) continue;  // Ctrl-C reached the child too: not a failure, just not run
-      RunRow& row = table.rows[child.task];
-      row = row_of(child, row);
-      if (row.ok() && journal) journal->append(row);
-      if (options.on_row) options.on_row(row);
-      progress.advance(row.failed());
+      record(row_of(child, slot));
     }
     children.kill_overdue(options.point_timeout_s, timeout_reason);
     progress.tick();

@@ -15,6 +15,24 @@
 
 namespace perflab {
 
+// Some runs of a table, in task order, without listing them: every `step`-th task of each [first, last]
+// range (a shard: one range, step N; a Dask slice: ranges, step 1).
+struct TaskSelection {
+  std::vector<std::pair<size_t, size_t>> ranges;  // inclusive, ascending, disjoint
+  size_t step = 1;
+  size_t count() const;  // how many tasks
+  bool contains(size_t task) const;
+  // Calls visit(task) for each task in order until it returns false.
+  template <class Visit>
+  void each(Visit visit) const {
+    for (const auto& [first, last] : ranges) {
+      for (size_t t = first; t <= last; t += step) {
+        if (!visit(t)) return;
+      }
+    }
+  }
+};
+
 struct RunOptions {
   int jobs = 1;
   double point_timeout_s = 0;                     // 0: no limit
@@ -22,9 +40,9 @@ struct RunOptions {
   std::optional<std::filesystem::path> journal;   // finished rows are appended here as they arrive
   bool resume = false;                            // skip the rows already in the journal
   std::optional<std::filesystem::path> timeline;  // single-point runs only
-  // Only these runs (RunTable::task_of), e.g. one shard of a sweep or a
-  // Dask task's share; the others stay not run. None: every run.
-  std::optional<std::vector<size_t>> tasks;
+  // Only these runs (RunTable::task_of), e.g. one shard of a sweep or a Dask task's share; the others stay
+  // not run. None: every run.
+  std::optional<TaskSelection> tasks;
   // Called in the parent with each row the moment its run ends (ok or not), e.g. to stream rows to a caller.
   std::function<void(const RunRow&)> on_row;
 };

@@ -12,6 +12,8 @@
 
 #include <toml++/toml.h>
 
+#include "models/common/printable.h"
+
 #include "sim/toml_values.h"
 #include "sim/value_format.h"
 
@@ -356,14 +358,14 @@ struct Loader {
         if (!v.ok()) return v.status();
         values.push_back(std::move(v).value());
       }
-      sweep_.emplace_back(key, std::move(values));
+      sweep_.push_back({key, std::move(values)});
     }
     return Status::OK();
   }
 
   Status load_cases() {
     const auto* node = doc.root.get("case");
-    if (node == nullptr) return Status::OK();
+    if (node == nullptr) return narrow_cases();
     const auto* array = node->as_array();
     if (array == nullptr || !array->is_array_of_tables()) {
       return error_at(where_of(file, *node), "\"case\" must be written as [[case]] tables");
@@ -379,7 +381,7 @@ struct Loader {
       std::string case_name = name->as_string()->get();
       if (!names.insert(case_name).second)
         return error_at(where, "duplicate case name \"" + case_name + "\"");
-      Case c{case_name, {}};
+      Grid::Case c{case_name, {}};
       for (const auto& [key, value] : in_file_order(table)) {
         if (key == "name") continue;
         Located at{value, where_of(file, *value), dir};
@@ -388,7 +390,7 @@ struct Loader {
         if (!spec->used_by(scenario.engine)) return wrong_engine(at.where, *spec, scenario.engine);
         if (explicitly_fixed_.count(key) != 0 ||
             std::any_of(sweep_.begin(), sweep_.end(),
-                        [&name = key](const auto& s) { return s.first == name; })) {
+                        [&name = key](const auto& s) { return s.name == name; })) {
           return error_at(at.where, "\"" + key + "\" is set by a [[case]] and also in [params] or [sweep], " +
                                         "expected it in one place only");
         }
@@ -397,7 +399,26 @@ struct Loader {
         c.values.emplace_back(key, std::move(v).value());
       }
       cases_.push_back(std::move(c));
+      scenario.cases.push_back(case_name);
     }
+    return narrow_cases();
+  }
+
+  // --case NAME…: keeps only the named [[case]]s (in file order).
+  Status narrow_cases() {
+    if (case_filter_.empty()) return Status::OK();
+    for (const auto& wanted : case_filter_) {
+      if (std::find(scenario.cases.begin(), scenario.cases.end(), wanted) != scenario.cases.end()) continue;
+      return Status::Error("--case " + printable(wanted) + ": " + file.string() +
+                           (scenario.cases.empty() ? " has no [[case]] tables"
+                                                   : " has no such case, expected one of: " + join(scenario.cases)));
+    }
+    cases_.erase(std::remove_if(cases_.begin(), cases_.end(),
+                                [this](const Grid::Case& c) {
+                                  return std::find(case_filter_.begin(), case_filter_.end(), c.name) ==
+                                         case_filter_.end();
+                                }),
+                 cases_.end());
     return Status::OK();
   }
 
@@ -411,91 +432,50 @@ struct Loader {
     }
     for (const auto& [key, text] : network_columns_) scenario.param_columns.push_back(key);
 
-    std::vector<Case> cases = cases_.empty() ? std::vector<Case>{Case{"", {}}} : cases_;
-    for (const auto& c : cases) {
-      std::vector<size_t> index(sweep_.size(), 0);
-      do {
-        std::map<std::string, ParamValue> values = fixed_;
-        for (const auto& [key, v] : c.values) values[key] = v;
-        for (size_t i = 0; i < sweep_.size(); ++i) values[sweep_[i].first] = sweep_[i].second[index[i]];
-        auto point = make_point(c.name, values);
-        if (!point.ok()) return point.status();
-        scenario.grid.push_back(std::move(point).value());
-      } while (advance(index));
+    // Every parameter has a value on every point: a default, [params], [sweep], or each [[case]].
+    for (const auto& spec : study.params) {
+      bool everywhere = fixed_.count(spec.name) != 0 ||
+                        std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& a) { return a.name == spec.name; });
+      if (!everywhere && !cases_.empty()) {
+        everywhere = std::all_of(cases_.begin(), cases_.end(), [&](const Grid::Case& c) {
+          return std::any_of(c.values.begin(), c.values.end(), [&](const auto& kv) { return kv.first == spec.name; });
+        });
+      }
+      if (!everywhere) {
+        return error_at(file.string() + ":1", "parameter \"" + spec.name + "\" has no default and is not set, " +
+                                                  "expected it in [params], [sweep] or a [[case]]");
+      }
+    }
+    // A grid whose size does not fit in 2^53 runs is no sweep anyone can run.
+    double points = std::max<double>(1, static_cast<double>(cases_.size()));
+    for (const auto& axis : sweep_) points *= static_cast<double>(axis.values.size());
+    if (points * scenario.seeds > 9007199254740992.0) {
+      return error_at(file.string() + ":1", fmt_points(points) + " grid points × " +
+                                                std::to_string(scenario.seeds) +
+                                                " seeds is too many runs, expected at most 2^53");
+    }
+    scenario.grid = Grid(scenario.study, scenario.param_columns, fixed_, sweep_, cases_, network_columns_,
+                         file.string());
+    if (scenario.grid.size() > kGridCheckedUpFront) return Status::OK();
+    for (size_t p = 0; p < scenario.grid.size(); ++p) {
+      auto s = scenario.grid.point_status(p);
+      if (!s.ok()) return s;
     }
     return Status::OK();
   }
 
-  // Odometer over the sweep axes: the last axis moves fastest; false once every combination was visited.
-  bool advance(std::vector<size_t>& index) const {
-    for (size_t axis = index.size(); axis-- > 0;) {
-      if (++index[axis] < sweep_[axis].second.size()) return true;
-      index[axis] = 0;
-    }
-    return false;
+  static std::string fmt_points(double points) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", points);
+    return text;
   }
 
-  Result<GridPoint> make_point(const std::string& case_name,
-                               const std::map<std::string, ParamValue>& values) {
-    GridPoint point;
-    for (const auto& spec : scenario.study->params) {
-      auto it = values.find(spec.name);
-      if (it == values.end()) {
-        return error_at(file.string() + ":1", "parameter \"" + spec.name +
-                                                  "\" has no default and is not set, " +
-                                                  "expected it in [params], [sweep] or a [[case]]");
-      }
-      point.params.set(spec.name, it->second);
-    }
-    const std::string where =
-        case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
-    if (scenario.study->complete) {
-      auto s = scenario.study->complete(point.params);
-      if (!s.ok()) return Status::Error(where + ": " + s.message());
-    }
-    std::string identity_text;  // the values as the CSV holds them, whatever their spelling
-    for (const auto& column : scenario.param_columns) {
-      Column cell;
-      if (column == "case") {
-        cell = {case_name, case_name};
-      } else if (auto net = network_columns_.find(column); net != network_columns_.end()) {
-        cell = net->second;
-      } else {
-        cell = param_column(*scenario.study->find_param(column), point.params);
-      }
-      point.column_labels.push_back(cell.label);
-      point.column_values.push_back(cell.value);
-      identity_text.append(column).append("=").append(cell.value).append("\n");
-    }
-    point.identity = fnv1a(identity_text);
-    if (scenario.study->validate) {
-      auto s = scenario.study->validate(point.params);
-      if (!s.ok()) return Status::Error(where + ": " + s.message());
-    }
-    return point;
-  }
-
-  // One parameter column of a grid point: how the scenario spells it, and its value in base units.
-  struct Column {
-    std::string label;
-    std::string value;
-  };
-  static Column param_column(const ParamSpec& spec, const Params& params) {
-    const std::string& label = params.text(spec.name);
-    bool quantity =
-        spec.type == ParamType::kDuration || spec.type == ParamType::kSize || spec.type == ParamType::kRate;
-    return {label, quantity ? format_number(params.real(spec.name)) : label};
-  }
-
-  struct Case {
-    std::string name;
-    std::vector<std::pair<std::string, ParamValue>> values;
-  };
   std::map<std::string, ParamValue> fixed_;
   std::set<std::string> explicitly_fixed_;
-  std::vector<std::pair<std::string, std::vector<ParamValue>>> sweep_;
-  std::vector<Case> cases_;
-  std::map<std::string, Column> network_columns_;
+  std::vector<Grid::Axis> sweep_;
+  std::vector<Grid::Case> cases_;
+  std::vector<std::string> case_filter_;  // --case NAME…
+  std::map<std::string, Grid::Column> network_columns_;
 };
 
 }  // namespace
@@ -539,7 +519,8 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
   auto s = loader.load_scenario_section();
   if (!s.ok()) return s;
   for (const auto& o : overrides) {
-    if (o.key.rfind("scenario.", 0) == 0) continue;
+    if (o.key == kCaseKey) loader.case_filter_.push_back(o.value);
+    if (o.key.rfind("scenario.", 0) == 0 || o.key == kCaseKey) continue;
     s = apply_override(loader.doc, o, loader.scenario.study);
     if (!s.ok()) return s;
   }
@@ -565,11 +546,24 @@ Result<Scenario> parse_and_load(Loader& loader, const std::string& text,
 
 }  // namespace
 
-Result<Scenario> load_scenario(const fs::path& file, const std::vector<Override>& overrides) {
+Result<fs::path> find_scenario_file(const fs::path& name) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    return Status::Error(file.string() + ": no such scenario file, expected a .toml file (see perflab list)");
+  if (fs::is_regular_file(name, ec)) return name;
+  if (name.is_relative()) {
+    fs::path shipped = scenarios_dir() / name;
+    for (const fs::path& candidate : {shipped, fs::path(shipped).concat(".toml")}) {
+      if (fs::is_regular_file(candidate, ec)) return candidate;
+    }
   }
+  return Status::Error(name.string() +
+                       ": no such scenario file, expected a .toml file or a shipped scenario's name as "
+                       "`perflab list` prints it, e.g. prefetch/jgit-clone");
+}
+
+Result<Scenario> load_scenario(const fs::path& name, const std::vector<Override>& overrides) {
+  auto found = find_scenario_file(name);
+  if (!found.ok()) return found.status();
+  const fs::path& file = *found;
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();

@@ -1,6 +1,7 @@
 // Scenario files: load a TOML scenario, apply --set overrides, validate every key against the study's
-// schema, and expand the grid (cases × cartesian product of [sweep]). Everything a user can get wrong is
-// reported here, as "file:line: what is wrong, what was expected", before anything runs.
+// schema, and lay out the grid (cases × cartesian product of [sweep], sim/grid.h). Everything a user can get
+// wrong is reported here, as "file:line: what is wrong, what was expected", before anything runs (the
+// points of a grid larger than kGridCheckedUpFront: as each runs).
 #pragma once
 
 #include <cstdint>
@@ -10,29 +11,20 @@
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/grid.h"
 #include "sim/params.h"
 #include "sim/study.h"
 
 namespace perflab {
 
-// One --set KEY=VALUE; the value is a TOML value ("2", "[0,1]", "\"constant(5ms)\"").
+// One --set KEY=VALUE; the value is a TOML value ("2", "[0,1]", "\"constant(5ms)\""). The key "case" (from
+// --case NAME) is no setting but a filter: only the [[case]]s so named run (kCaseKey, value the bare name).
+constexpr const char* kCaseKey = "case";
 struct Override {
   std::string key;
   std::string value;
 };
 Result<Override> parse_override(const std::string& text);
-
-struct GridPoint {
-  Params params;
-  // Aligned with Scenario::param_columns. Values are what CSV files hold: numbers in base units (sizes in
-  // bytes, durations in seconds, rates in bytes/s), everything else as written. Labels are how the scenario
-  // spells them ("64KiB"), for tables a person reads.
-  std::vector<std::string> column_values;
-  std::vector<std::string> column_labels;
-  // Hash of the point's columns and values (not labels): fingerprints a grid for --resume and shards.
-  // It seeds nothing: a run's seed never depends on its point (sim/seeding.h).
-  uint64_t identity = 0;
-};
 
 struct Scenario {
   std::filesystem::path file;
@@ -49,11 +41,18 @@ struct Scenario {
   int repetitions = 5;         // micro engine: timed repetitions per point
   double point_timeout_s = 0;  // wall limit per run (0: none); --point-timeout overrides it
   NetworkSpec network;
+  std::vector<std::string> cases;  // every [[case]] name of the file, in file order (--case narrows the grid)
   std::vector<std::string> param_columns;  // "case" (if any), the study's parameters in its order, network
-  std::vector<GridPoint> grid;
+  Grid grid;  // its points are made when asked (grid.h)
 };
 
+// `file` is a path, or a shipped scenario's name as `perflab list` prints it ("prefetch/jgit-clone.toml", or
+// without ".toml"): see find_scenario_file.
 Result<Scenario> load_scenario(const std::filesystem::path& file, const std::vector<Override>& overrides);
+
+// The one way to name a scenario: a .toml file as given (relative to the current directory), else a shipped
+// scenario under scenarios_dir() by the name `perflab list` prints, with or without ".toml".
+Result<std::filesystem::path> find_scenario_file(const std::filesystem::path& name);
 
 // A scenario given as TOML text instead of a file (a Python dict): `origin` stands for the file name in
 // error messages, relative paths resolve against `dir`.

@@ -25,10 +25,11 @@ Result<Shard> parse_shard_flag(const std::string& text) {
                        "\" is not valid, expected I/N with 1 <= I <= N, e.g. --shard 2/8");
 }
 
-std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count) {
-  std::vector<size_t> tasks;
+TaskSelection shard_tasks(const Scenario& scenario, int index, int count) {
+  TaskSelection tasks;
   size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
-  for (auto t = static_cast<size_t>(index - 1); t < runs; t += static_cast<size_t>(count)) tasks.push_back(t);
+  if (static_cast<size_t>(index - 1) < runs) tasks.ranges = {{static_cast<size_t>(index - 1), runs - 1}};
+  tasks.step = static_cast<size_t>(count);
   return tasks;
 }
 
@@ -131,19 +132,22 @@ Result<RunTable> merge_shards(const Scenario& scenario, const std::vector<Shard>
     for (const auto& row : shard.rows) {
       size_t task = table.task_of(row.point, row.replication);
       bool in_shard = task % static_cast<size_t>(shard.count) == static_cast<size_t>(shard.index - 1);
-      if (!in_shard || !table.place(row)) {
+      bool in_table = row.replication >= 0 && row.replication < scenario.seeds && row.point < scenario.grid.size();
+      if (!in_shard || !in_table) {
         return Status::Error(files[i].string() + ": holds a run that is not part of shard " +
                              std::to_string(shard.index) + "/" + std::to_string(shard.count));
       }
+      table.rows.push_back(row);  // sorted once all are in: placing them one by one would be quadratic
       if (row.ran()) ++found;
     }
-    if (found != tasks.size()) {
+    if (found != tasks.count()) {
       return Status::Error(
           files[i].string() + ": incomplete shard (" + std::to_string(found) + " of " +
-          std::to_string(tasks.size()) +
+          std::to_string(tasks.count()) +
           " runs; it was interrupted), expected a finished shard: continue it with --resume");
     }
   }
+  table.sort();
   return table;
 }
 

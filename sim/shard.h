@@ -12,6 +12,7 @@
 
 #include "models/common/status.h"
 #include "sim/run_table.h"
+#include "sim/runner.h"
 #include "sim/scenario.h"
 
 namespace perflab {
@@ -30,7 +31,7 @@ Result<Shard> parse_shard_flag(const std::string& text);
 
 // The runs of shard `index` (1-based) of `count`: every count-th task of the run table (RunTable::task_of),
 // starting at index - 1.
-std::vector<size_t> shard_tasks(const Scenario& scenario, int index, int count);
+TaskSelection shard_tasks(const Scenario& scenario, int index, int count);
 
 Status write_shard(const std::filesystem::path& file, const Shard& shard);
 Result<Shard> read_shard(const std::filesystem::path& file);

@@ -45,6 +45,8 @@ void Timeline::span(const std::string& track, const std::string& name, double st
 }
 
 Status Timeline::write(const std::filesystem::path& file) const {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   std::ofstream out(file);
   if (!out) return Status::Error(file.string() + ": cannot write the timeline file");
   out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";

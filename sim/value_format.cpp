@@ -37,4 +37,10 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
+std::string join_first(const std::vector<std::string>& items, size_t shown, const std::string& separator) {
+  if (items.size() <= shown) return join(items, separator);
+  std::vector<std::string> first(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(shown));
+  return join(first, separator) + " and " + std::to_string(items.size() - shown) + " more";
+}
+
 }  // namespace perflab

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "analysis/module/bindings.h"
+#include "models/common/printable.h"
 #include "sim/journal.h"
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
@@ -23,7 +24,10 @@ namespace fs = std::filesystem;
 
 template <typename T>
 T value_or_raise(Result<T> result) {
-  if (!result.ok()) throw py::value_error(result.status().message());
+  if (!result.ok()) {
+    const std::string message = result.status().message();
+    throw py::value_error(printable(message, message.size() + 1, true));
+  }
   return std::move(result).value();
 }
 
@@ -83,9 +87,11 @@ RunTable table_of(const Scenario& scenario, const std::vector<std::string>& enco
     std::string text = !line.empty() && line.back() == '\n' ? line.substr(0, line.size() - 1) : line;
     auto row = decode_row(text);
     if (!row) throw py::value_error("not a run row: " + text.substr(0, 80));
-    if (!table.place(std::move(*row)))
+    if (row->replication < 0 || row->replication >= scenario.seeds || row->point >= scenario.grid.size())
       throw py::value_error("a run row of another scenario: " + text.substr(0, 80));
+    table.rows.push_back(std::move(*row));  // rows of Dask slices come in any order: sorted once, below
   }
+  table.sort();
   return table;
 }
 
@@ -112,6 +118,7 @@ void bind_harness(py::module_& m) {
       .def_property_readonly("headline", [](const Scenario& s) { return s.headline; })
       .def_property_readonly("slow", [](const Scenario& s) { return s.slow; })
       .def_property_readonly("seeds", [](const Scenario& s) { return s.seeds; })
+      .def_property_readonly("cases", [](const Scenario& s) { return s.cases; })
       .def_property_readonly("param_columns", [](const Scenario& s) { return s.param_columns; })
       .def_property_readonly("metrics",
                              [](const Scenario& s) {
@@ -137,6 +144,10 @@ void bind_harness(py::module_& m) {
   });
   m.def("describe", &describe, py::arg("study"));
   m.def("scenarios_dir", [] { return scenarios_dir().string(); });
+  m.def(
+      "find_scenario_file",
+      [](const std::string& name) { return fs::absolute(value_or_raise(find_scenario_file(name))).string(); },
+      py::arg("name"), "A scenario file as given, else a shipped one by the name `perflab list` prints.");
   m.def(
       "load_scenario",
       [](const std::string& file, const std::vector<std::string>& sets) {

@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include "analysis/module/model_bindings.h"
+#include "models/common/printable.h"
 #include "models/prefetch/class_file.h"
 #include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
@@ -78,7 +79,9 @@ class BoundServer {
 const ClassNode& node_of(const DependencyGraph& graph, const std::string& name) {
   std::optional<DependencyGraph::Vertex> vertex = graph.find(name);
   if (!vertex)
-    throw py::value_error("class " + name + " is not in the dependency graph (not on the classpath)");
+    throw py::value_error("class \"" + printable(name) + "\" is not in the dependency graph (not on the classpath of " +
+                          std::to_string(graph.class_count()) + " classes), expected a name such as \"" +
+                          (graph.class_count() > 0 ? graph.node(0).name : std::string("java/lang/Object")) + "\"");
   return graph.node(*vertex);
 }
 
@@ -270,13 +273,19 @@ void bind_server(py::module_& m) {
            py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal), init_doc.c_str())
       .def(
           "fetch3",
-          [](BoundServer& self, const std::string& name) { return names_of(self.server().fetch3(name)); },
+          [](BoundServer& self, const std::string& name) {
+            node_of(self.graph(), name);  // a class not on the classpath is an error, not an empty reply
+            return names_of(self.server().fetch3(name));
+          },
           py::arg("name"),
           "Answers an agent's miss for `name`: the class names of the reply, requested class first, then "
-          "the prefetched ones in traversal order. Empty when the class is not on the classpath.")
+          "the prefetched ones in traversal order. ValueError when the class is not on the classpath.")
       .def(
           "fetch3_reply",
-          [](BoundServer& self, const std::string& name) { return self.server().fetch3(name); },
+          [](BoundServer& self, const std::string& name) {
+            node_of(self.graph(), name);
+            return self.server().fetch3(name);
+          },
           py::arg("name"),
           "fetch3, returning the SentClass of each class of the reply (JAR, size, inline or not).")
       .def(
@@ -398,6 +407,7 @@ void bind_prefetch(py::module_& models) {
       "fetch3",
       [](const DependencyGraph& graph, const std::string& name, int prefetch_depth, int prune_threshold,
          const std::string& traversal) {
+        node_of(graph, name);
         PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
         return names_of(server.fetch3(name));
       },

@@ -28,6 +28,18 @@ uint64_t offset(int64_t value, const char* what) {
   return static_cast<uint64_t>(value);
 }
 
+// A Python range [start, start+length) as the model's (start, length); ValueError if either is negative or
+// the range ends past 2**63 - 1 (the model's ends would overflow).
+std::pair<uint64_t, uint64_t> range(int64_t start, int64_t length) {
+  uint64_t s = offset(start, "start"), n = offset(length, "length");
+  constexpr uint64_t kLimit = uint64_t{1} << 63;
+  if (n > kLimit - 1 - s) {
+    throw py::value_error("start + length = " + std::to_string(s) + " + " + std::to_string(n) +
+                          " ends past 2**63 - 1, expected a range below 2**63");
+  }
+  return {s, n};
+}
+
 std::vector<std::pair<uint64_t, uint64_t>> ranges(const Spans& spans) {
   std::vector<std::pair<uint64_t, uint64_t>> out;
   for (const Span& span : spans) out.emplace_back(span.start, span.length);
@@ -54,20 +66,23 @@ void bind_spans(py::module_& m) {
                     "(Tahoe's Spans): adding a range that overlaps or touches others merges them.")
       .def(py::init<>(), "An empty Spans.")
       .def(py::init([](int64_t start, int64_t length) {
-             return Spans(offset(start, "start"), offset(length, "length"));
+             auto [s, n] = range(start, length);
+             return Spans(s, n);
            }),
            py::arg("start"), py::arg("length"), "Spans(start, length): the integers start .. start+length-1.")
       .def(
           "add",
           [](Spans& self, int64_t start, int64_t length) -> Spans& {
-            return self.add(offset(start, "start"), offset(length, "length"));
+            auto [s, n] = range(start, length);
+            return self.add(s, n);
           },
           py::arg("start"), py::arg("length"), py::return_value_policy::reference_internal,
           "Adds the range [start, start+length); returns self, so calls chain.")
       .def(
           "remove",
           [](Spans& self, int64_t start, int64_t length) -> Spans& {
-            return self.remove(offset(start, "start"), offset(length, "length"));
+            auto [s, n] = range(start, length);
+            return self.remove(s, n);
           },
           py::arg("start"), py::arg("length"), py::return_value_policy::reference_internal,
           "Removes the range [start, start+length); returns self.")
@@ -78,7 +93,8 @@ void bind_spans(py::module_& m) {
       .def(
           "contains",
           [](const Spans& self, int64_t start, int64_t length) {
-            return self.contains(offset(start, "start"), offset(length, "length"));
+            auto [s, n] = range(start, length);
+            return self.contains(s, n);
           },
           py::arg("start"), py::arg("length"), "Whether the whole range [start, start+length) is held.")
       .def(
@@ -117,27 +133,32 @@ void bind_data_spans(py::module_& m) {
       .def(
           "add",
           [](DataSpans& self, int64_t start, const py::bytes& data) {
-            self.add(offset(start, "start"), data);
+            std::string bytes = data;
+            auto [s, n] = range(start, static_cast<int64_t>(bytes.size()));  // before `bytes` moves
+            self.add(s, std::move(bytes));
           },
           py::arg("start"), py::arg("data"),
           "Holds `data` (bytes) at offset `start`, overwriting what was there.")
       .def(
           "get",
           [](const DataSpans& self, int64_t start, int64_t length) {
-            return as_bytes(self.get(offset(start, "start"), offset(length, "length")));
+            auto [s, n] = range(start, length);
+            return as_bytes(self.get(s, n));
           },
           py::arg("start"), py::arg("length"),
           "The bytes of [start, start+length), or None unless all are held.")
       .def(
           "remove",
           [](DataSpans& self, int64_t start, int64_t length) {
-            self.remove(offset(start, "start"), offset(length, "length"));
+            auto [s, n] = range(start, length);
+            self.remove(s, n);
           },
           py::arg("start"), py::arg("length"), "Forgets the bytes of [start, start+length).")
       .def(
           "pop",
           [](DataSpans& self, int64_t start, int64_t length) {
-            return as_bytes(self.pop(offset(start, "start"), offset(length, "length")));
+            auto [s, n] = range(start, length);
+            return as_bytes(self.pop(s, n));
           },
           py::arg("start"), py::arg("length"), "get(), and remove the range if it was all held.")
       .def("spans", &DataSpans::spans, "The offsets held, as a Spans.")

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/common/printable.h"
+
 namespace perflab::pipe {
 
 std::vector<WriteEvent> fixed_schedule(uint64_t total_bytes, size_t chunk_size, double rate) {
@@ -23,7 +25,7 @@ Status line_error(const std::string& at, const std::string& what, const std::str
   std::string message = at;
   message += what;
   message += ", got \"";
-  message += line;
+  message += printable(line, 60);
   message += "\"";
   return Status::Error(message);
 }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <sstream>
 
+#include "models/common/printable.h"
+
 namespace perflab::prefetch {
 namespace {
 
@@ -70,7 +72,7 @@ Result<ParsedLine> split_decorations(std::string_view line) {
     return Status::Error(
         "expected the decorations of a -Xlog line with level and tags, such as "
         "'[0.01s][info][class,load] ', got '" +
-        std::string(line.substr(0, 60)) + "'");
+        printable(std::string(line), 60) + "'");
   }
   ParsedLine parsed;
   parsed.is_class_load = decorations[level] == "info" && decorations[level + 1] == "class,load";
@@ -102,7 +104,7 @@ Result<std::vector<TracedClassLoad>> parse_class_load_trace(std::string_view tex
     if (separator == 0 || separator == std::string_view::npos ||
         message.substr(0, separator).find(' ') != std::string_view::npos) {
       return Status::Error(where + "expected '<class name> source: <source>' after [class,load], got '" +
-                           std::string(message) + "'");
+                           printable(std::string(message), 60) + "'");
     }
     const std::string_view class_name = message.substr(0, separator);
     const std::string_view source = trimmed(message.substr(separator + kSourceSeparator.size()));
@@ -110,7 +112,7 @@ Result<std::vector<TracedClassLoad>> parse_class_load_trace(std::string_view tex
     std::string jar_path;
     if (source.rfind("file:", 0) == 0) {
       std::optional<std::string> path = file_url_path(source);
-      if (!path) return Status::Error(where + "broken %-escape in source URL '" + std::string(source) + "'");
+      if (!path) return Status::Error(where + "broken %-escape in source URL '" + printable(std::string(source), 80) + "'");
       if (ends_with(*path, ".jar")) jar_path = std::move(*path);
     }
     const bool from_jdk = source.rfind("jrt:/", 0) == 0 || source.rfind("shared objects file", 0) == 0;

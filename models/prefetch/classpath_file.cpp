@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/common/printable.h"
+
 namespace perflab::prefetch {
 namespace {
 
@@ -22,9 +24,14 @@ Result<std::vector<std::string>> read_classpath_file(const std::string& path) {
   const std::filesystem::path directory = std::filesystem::path(path).parent_path();
   std::vector<std::string> jars;
   std::string line;
-  while (std::getline(file, line)) {
+  for (int number = 1; std::getline(file, line); ++number) {
     const std::string jar = trimmed(line);
     if (jar.empty() || jar.front() == '#') continue;
+    if (!is_printable(jar)) {
+      return Status::Error(path + ":" + std::to_string(number) + ": \"" + printable(jar, 40) +
+                           "\" is not a JAR path (control characters or bytes that are not UTF-8), expected "
+                           "one JAR path per line");
+    }
     const std::filesystem::path jar_path(jar);
     jars.push_back(jar_path.is_absolute() ? jar : (directory / jar_path).lexically_normal().string());
   }

@@ -84,7 +84,7 @@ std::string headline_report(const RunTable& table) {
   std::vector<std::string> mechanisms;
   std::map<std::string, std::map<std::string, Cell>> cells_of;  // mechanism -> case -> throughput
   for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    const std::string& mechanism = table.params(p).string("mechanism");
+    const std::string mechanism = table.params(p).string("mechanism");
     const std::string& name = table.column_label(p, "case");
     std::vector<double> values = table.values(p, "throughput_mib_s");
     if (values.empty()) continue;

@@ -124,7 +124,7 @@ Result<PointInputs> prepare(const Params& params) {
   const PipeOptions o = knobs().options(params);
   if (o.pipeline.writer != pipe::WriterKind::kTrace) return PointInputs{};
   auto loaded = pipe::load_trace(o.trace);
-  if (!loaded.ok()) return loaded.status();
+  if (!loaded.ok()) return loaded.status().with_context("params.trace: ");
   TraceInputs trace{std::move(loaded).value()};
   for (pipe::WriteEvent& write : trace.writes) write.at /= o.trace_speed;
   return PointInputs(std::make_shared<const TraceInputs>(std::move(trace)));

@@ -31,15 +31,16 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
 
 Result<std::shared_ptr<const JGitInputs>> load_inputs(const JobOptions& options) {
   const std::string& trace = options.trace;
+  // Every error names the parameter that pointed to the file.
   auto classpath = expand_classpath(options.classpath);
-  if (!classpath.ok()) return classpath.status();
+  if (!classpath.ok()) return classpath.status().with_context("params.classpath: ");
 
   auto loads = prefetch::read_class_load_trace(trace);
-  if (!loads.ok()) return loads.status();
+  if (!loads.ok()) return loads.status().with_context("params.trace: ");
   auto opened = prefetch::Classpath::Open(*classpath);
-  if (!opened.ok()) return opened.status();
+  if (!opened.ok()) return opened.status().with_context("params.classpath: ");
   auto graph = prefetch::DependencyGraph::Build(*opened);
-  if (!graph.ok()) return graph.status();
+  if (!graph.ok()) return graph.status().with_context("params.classpath: ");
   std::vector<prefetch::TracedClassLoad> replayed = std::move(loads).value();
   if (options.trace_order == prefetch::TraceOrder::kInitiated) {
     const prefetch::DependencyGraph& headers = *graph;
@@ -48,7 +49,7 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const JobOptions& options)
   }
   auto workload = prefetch::make_workload(replayed, *classpath);
   if (workload.classes.empty()) {
-    return Status::Error(trace +
+    return Status::Error("params.trace: " + trace +
                          ": no class of the trace comes from a JAR of the classpath, expected a "
                          "-Xlog:class+load log of a run that used these JARs");
   }

@@ -61,3 +61,12 @@ def test_a_worker_killed_mid_sweep_is_retried(client):
     assert not sweep.is_alive()
     pd.testing.assert_frame_equal(result["df"], expected)
     client.wait_for_workers(2, timeout=30)  # the nanny restarted the killed worker
+
+
+def test_a_ten_million_run_sweep_is_cut_into_a_few_ranges_never_listed():
+    from perflab.distributed import slices_of
+
+    slices = slices_of(10**7, 2)
+    assert len(slices) == 8
+    assert slices[0] == (0, 1249999) and slices[-1] == (8750000, 9999999)
+    assert all(b[0] == a[1] + 1 for a, b in zip(slices, slices[1:]))

@@ -58,7 +58,10 @@ def test_a_channel_never_sends_a_class_twice(jgit):
         if name in jgit and name not in CLONE_DEPTH_1
     ]
     assert server.stats.fetch3_calls == 2
-    assert server.fetch3("java.lang.String") == [], "not on the classpath: empty reply"
+    with pytest.raises(ValueError, match=r'class "java.lang.String" is not in the dependency graph \(not on the classpath of'):
+        server.fetch3("java.lang.String")
+    with pytest.raises(ValueError, match="not on the classpath"):
+        prefetch.fetch3(jgit, "java.lang.String")
 
 
 def test_dependencies_of_real_class_file_bytes(classpath, jgit):

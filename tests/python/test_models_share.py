@@ -95,3 +95,14 @@ def test_negative_offsets_are_value_errors():
         Spans().add(0, -3)
     with pytest.raises(ValueError, match="start must be >= 0"):
         DataSpans().add(-5, b"x")
+
+
+def test_a_range_past_2_63_is_a_value_error_not_an_overflow():
+    message = r"start \+ length = 9223372036854775806 \+ 10 ends past 2\*\*63 - 1, expected a range below 2\*\*63"
+    with pytest.raises(ValueError, match=message):
+        Spans().add(2**63 - 2, 10)
+    with pytest.raises(ValueError, match="ends past 2"):
+        Spans(2**63 - 2, 10)
+    with pytest.raises(ValueError, match="ends past 2"):
+        DataSpans().add(2**63 - 2, b"0123456789")
+    assert Spans().add(2**63 - 11, 10).contains(2**63 - 2, 1), "a range ending at 2**63 - 1 is fine"

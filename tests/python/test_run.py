@@ -35,7 +35,7 @@ def test_run_equals_the_cli_csv(tmp_path, cli):
     for scenario in (file, PINGPONG):  # a path and the dict it was written from
         frame = perflab.run(scenario, jobs=2, progress=False)
         pd.testing.assert_frame_equal(frame, expected)
-    assert frame.attrs["perflab"]["param_columns"][:2] == ["requests", "reply_size"]
+    assert frame.attrs["perflab"]["param_columns"][:3] == ["requests", "request_size", "reply_size"]  # study order
 
 
 def test_prefetch_headline_matches_the_cli_with_overrides(tmp_path, cli, root):

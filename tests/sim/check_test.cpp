@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -42,9 +44,13 @@ struct Fixture {
     scenario.seed = 1;
     scenario.seeds = 5;
     scenario.param_columns = {"x"};
-    scenario.grid.resize(2);
-    scenario.grid[0].column_values = scenario.grid[0].column_labels = {"1"};
-    scenario.grid[1].column_values = scenario.grid[1].column_labels = {"2"};
+    set_points({{"1"}, {"2"}});
+  }
+  // The grid as these points' column values (= labels).
+  void set_points(const std::vector<std::vector<std::string>>& columns) {
+    std::vector<GridPoint> points(columns.size());
+    for (size_t p = 0; p < columns.size(); ++p) points[p].column_values = points[p].column_labels = columns[p];
+    scenario.grid = Grid::of(points);
   }
   // Seeds 1..5 of both points: count = 10·x, time = x + small seed noise (times `scale` at point 1).
   RunTable table(double count_shift = 0, double time_scale = 1) const {
@@ -177,7 +183,7 @@ TEST(Check, AMissingSeedIsAFailureNeverSkipped) {
 TEST(Check, AChangedParameterIsNamedOnceNotAsEveryRowMissing) {
   Fixture f;
   Fixture moved;
-  moved.scenario.grid[1].column_values = moved.scenario.grid[1].column_labels = {"3"};
+  moved.set_points({{"1"}, {"3"}});
   auto result = check(f.table(), moved.table());
   ASSERT_EQ(result.values.grid_changes.size(), 1U);
   EXPECT_EQ(result.values.grid_changes[0], "parameter x changed from 2 (committed) to 3 (now)");
@@ -188,7 +194,7 @@ TEST(Check, AChangedParameterIsNamedOnceNotAsEveryRowMissing) {
 TEST(Check, ParametersArePairedByNameWhateverTheirColumnOrder) {
   Fixture f;
   f.scenario.param_columns = {"x", "y"};
-  for (auto& point : f.scenario.grid) point.column_values.push_back("7"), point.column_labels.push_back("7");
+  f.set_points({{"1", "7"}, {"2", "7"}});
   auto committed = result_rows(f.table());
   std::swap(committed.param_columns[0], committed.param_columns[1]);
   for (auto& row : committed.rows)
@@ -396,8 +402,78 @@ TEST_P(CompareHeadline, CatchesEveryMoveBeyondFloatingPointNoise) {
   size_t second_row = text.find('\n', text.find('\n') + 1) + 1;
   testing::write_file(lacking, text.substr(0, second_row) + text.substr(text.find('\n', second_row) + 1));
   auto missing = compare(lacking);
-  EXPECT_EQ(missing.status, 1) << missing.out;
-  EXPECT_NE(missing.out.find("missing: "), std::string::npos) << missing.out;
+  EXPECT_EQ(missing.status, 0) << missing.out;
+  EXPECT_NE(missing.out.find("- coverage: B lacks 1 of A's rows at the points both have: "), std::string::npos)
+      << missing.out;
+  auto required = run_perflab("compare --require-all " + (dir / "a").string() + " " +
+                              lacking.parent_path().string());
+  EXPECT_EQ(required.status, 1) << required.out;
+  EXPECT_NE(required.out.find("rows missing (--require-all)"), std::string::npos) << required.out;
+}
+
+// The rows of a results CSV whose seed passes `keep` (the header kept): a run with fewer seeds, or one
+// interrupted early.
+void keep_rows(const fs::path& csv, const std::function<bool(size_t row, uint64_t seed)>& keep) {
+  std::istringstream lines(testing::read_file(csv));
+  std::string header, line;
+  std::getline(lines, header);
+  auto columns = split_csv_line(header);
+  size_t seed = std::find(columns.begin(), columns.end(), "seed") - columns.begin();
+  std::string out = header + "\n";
+  for (size_t row = 0; std::getline(lines, line); ++row) {
+    if (keep(row, std::stoull(split_csv_line(line)[seed]))) out += line + "\n";
+  }
+  testing::write_file(csv, out);
+}
+
+// compare says which rows it compared before what moved: fewer seeds in B, or B interrupted, are its
+// coverage (exit 0 when nothing common moved), every line short; --require-all fails on them.
+TEST(Compare, SaysWhatItComparedAndFailsOnlyWhenACommonValueMoved) {
+  TempDir dir;
+  for (const char* side : {"a", "fewer", "cut"})
+    fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", dir / side, fs::copy_options::recursive);
+  auto seeds = read_result_rows(dir / "a" / "prefetch-jgit-clone.csv");
+  ASSERT_TRUE(seeds.ok());
+  std::set<uint64_t> all;
+  for (const auto& row : seeds->rows) all.insert(row.seed);
+  ASSERT_GE(all.size(), 3U);
+  keep_rows(dir / "fewer" / "prefetch-jgit-clone.csv", [](size_t, uint64_t seed) { return seed <= 2; });
+  auto fewer = run_perflab("compare " + (dir / "a").string() + " " + (dir / "fewer").string());
+  EXPECT_EQ(fewer.status, 0) << fewer.out << fewer.err;
+  EXPECT_NE(fewer.out.find(fmt::format("- coverage: B has 2 of A's {} seeds at every point (1-2); compared on "
+                                       "those", all.size())),
+            std::string::npos)
+      << fewer.out;
+  EXPECT_EQ(fewer.out.find("missing:"), std::string::npos) << fewer.out;
+  EXPECT_LT(fewer.out.find("- coverage:"), fewer.out.find("| point")) << "coverage comes before the moves";
+
+  keep_rows(dir / "cut" / "prefetch-jgit-clone.csv", [](size_t row, uint64_t) { return row < 3; });
+  auto cut = run_perflab("compare " + (dir / "a").string() + " " + (dir / "cut").string());
+  EXPECT_EQ(cut.status, 0) << cut.out << cut.err;
+  EXPECT_NE(cut.out.find("- coverage: B lacks "), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find(" more"), std::string::npos) << "a long list is cut to its first few: " << cut.out;
+  std::istringstream lines(cut.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 400U) << line;
+  auto required = run_perflab("compare --require-all " + (dir / "a").string() + " " + (dir / "cut").string());
+  EXPECT_EQ(required.status, 1) << required.out;
+
+  scale_metric(dir / "cut" / "prefetch-jgit-clone.csv", "duration_s", 1.01);
+  auto moved = run_perflab("compare " + (dir / "a").string() + " " + (dir / "cut").string());
+  EXPECT_EQ(moved.status, 1) << moved.out;
+  EXPECT_NE(moved.out.find("moved: duration_s"), std::string::npos) << moved.out;
+}
+
+// A scenario's name as `perflab list` prints it stands for its committed results.
+TEST(Compare, TakesAScenarioNameForItsCommittedResults) {
+  TempDir dir;
+  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", dir / "b", fs::copy_options::recursive);
+  for (const char* name : {"prefetch/jgit-clone", "prefetch/jgit-clone.toml"}) {
+    auto result = run_perflab(std::string("compare ") + name + " " + (dir / "b").string());
+    EXPECT_EQ(result.status, 0) << name << result.out << result.err;
+    EXPECT_NE(result.out.find("## prefetch-jgit-clone (prefetch, sim engine): nothing moved"), std::string::npos)
+        << result.out;
+    EXPECT_EQ(result.out.find("prefetch-traversal"), std::string::npos) << "only the named scenario";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Studies, CompareHeadline, ::testing::ValuesIn(kHeadlines),

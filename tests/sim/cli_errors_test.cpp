@@ -83,7 +83,7 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
       {"run " + ok + " --resume", "--resume continues an --out run"},
       {"run " + ok + " --resume --out " + (dir / "never").string(), "nothing to resume"},
       {"run " + ok + " --timeline " + (dir / "t.json").string(), "--timeline needs a single run"},
-      {"describe", "STUDY is required"},
+      {"describe", "NAME is required"},
       {"describe nosuchstudy", "unknown study \"nosuchstudy\""},
       {"reproduce nosuchstudy", "unknown study \"nosuchstudy\""},
   };

@@ -179,6 +179,12 @@ TEST(SimEngine, CtrlCKeepsFinishedRowsAndResumeCompletesThem) {
   long rows = static_cast<long>(std::count(partial.begin(), partial.end(), '\n')) - 1;
   EXPECT_GE(rows, 4);
   EXPECT_LT(rows, 40);
+  // The record says so, with how many of how many (the results site shows it).
+  std::string said = std::to_string(rows) + " of 40 runs";
+  EXPECT_NE(read_file(err).find("perflab: interrupted: " + said), std::string::npos) << read_file(err);
+  std::string meta = read_file(dir / "out" / "s.meta");
+  EXPECT_NE(meta.find("\ninterrupted = " + said + "\n"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("\nplanned_runs = 40\n"), std::string::npos) << meta;
 
   auto resumed = run_perflab("run " + scenario + " --jobs 2 --resume --out " + out);
   ASSERT_EQ(resumed.status, 0) << resumed.err;

@@ -63,11 +63,23 @@ def reference(study: str) -> pd.DataFrame:
     return pd.read_csv(file, comment="#", skipinitialspace=True)
 
 
-def describe(study: str) -> dict:
+def describe(name: str) -> dict:
     """A study's schema: {"name", "description", "engines", "params": DataFrame (name, type, default,
-    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}.
-    Raises ValueError for an unknown study."""
-    info = dict(_perflab.describe(study))
+    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}. For a
+    scenario (a file, or a shipped name as `perflab list` prints it), its study's schema plus "scenario",
+    "points", "seeds" and "cases" (what cases= narrows). Raises ValueError for a name that is neither."""
+    scenario = None
+    if name not in _perflab.studies():
+        try:
+            file = _perflab.find_scenario_file(name)
+        except ValueError:
+            file = None  # neither: the error below names the studies there are
+        if file is not None:
+            scenario = _perflab.load_scenario(file, [])  # a malformed file raises its own error
+    info = dict(_perflab.describe(scenario.study if scenario is not None else name))
+    if scenario is not None:
+        info.update(scenario=scenario.name, points=scenario.points, seeds=scenario.seeds,
+                    cases=list(scenario.cases))
     for key in ("params", "metrics", "micro_metrics"):
         info[key] = pd.DataFrame.from_records(info[key])
     return info

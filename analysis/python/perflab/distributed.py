@@ -12,9 +12,10 @@ from .rows import run_slice
 
 
 def slices_of(runs: int, workers: int) -> list:
-    """Contiguous slices of run indices, about four per worker so a slow slice does not hold the end up."""
+    """Contiguous slices of run indices as (first, last), about four per worker so a slow slice does not
+    hold the end up (never the indices themselves: a 10^7-run sweep is a few hundred pairs)."""
     size = max(1, math.ceil(runs / (max(1, workers) * 4)))
-    return [list(range(start, min(start + size, runs))) for start in range(0, runs, size)]
+    return [(start, min(start + size, runs) - 1) for start in range(0, runs, size)]
 
 
 def run_rows_on(client, source, scenario, progress: bool) -> list:
@@ -23,8 +24,9 @@ def run_rows_on(client, source, scenario, progress: bool) -> list:
     workers = len(client.scheduler_info().get("workers", {}))
     slices = slices_of(scenario.runs, workers)
     token = uuid.uuid4().hex[:8]
-    keys = [f"perflab-{scenario.name}-{token}-runs-{s[0]}-{s[-1]}" for s in slices]
-    futures = client.map(run_slice, [source] * len(slices), slices, key=keys)
+    keys = [f"perflab-{scenario.name}-{token}-runs-{first}-{last}" for first, last in slices]
+    futures = client.map(run_slice, [source] * len(slices), [first for first, _ in slices],
+                         [last for _, last in slices], key=keys)
     rows, done = [], 0
     for future in as_completed(futures):
         part = future.result()

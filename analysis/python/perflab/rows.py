@@ -11,14 +11,26 @@ import _perflab
 from .scenario_source import ScenarioSource
 
 
-def run_slice(source: ScenarioSource, tasks: list) -> list:
-    """Runs some of a scenario's runs (indices point x seeds + replication), one at a time; returns their
+def progress_shown() -> bool:
+    """Whether a progress line (rewritten with \\r) reaches a person: stderr is a terminal or a Jupyter
+    notebook's stream, not a log file or a pipe."""
+    if type(sys.stderr).__module__.startswith("ipykernel"):
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_slice(source: ScenarioSource, first: int, last: int) -> list:
+    """Runs a scenario's runs first..last (indices point x seeds + replication), one at a time; returns their
     rows encoded. What each Dask task does."""
-    return run_rows(source, tasks, 1)
+    return run_rows(source, [(first, last)], 1)
 
 
 def run_rows(source: ScenarioSource, tasks, jobs: int, progress_name=None, total=0) -> list:
-    """Runs the chosen runs (all if tasks is None) in a `perflab rows` process; returns their encoded rows.
+    """Runs the chosen runs (tasks: ascending (first, last) ranges; all if None) in a `perflab rows` process;
+    returns their encoded rows.
     With progress_name, a progress line on stderr as rows arrive (in a notebook too)."""
     args = [_perflab.perflab_binary(), "rows", source.file or "-", "--jobs", str(jobs)]
     for override in source.sets:
@@ -26,7 +38,7 @@ def run_rows(source: ScenarioSource, tasks, jobs: int, progress_name=None, total
     if source.file is None:
         args += ["--origin", "<scenario dict>", "--dir", source.dir]
     if tasks is not None:
-        args += ["--tasks", ",".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges(tasks))]
+        args += ["--tasks", ",".join(f"{a}-{b}" if a != b else str(a) for a, b in tasks)]
     rows = []
     with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True) as child:
@@ -52,14 +64,3 @@ def run_rows(source: ScenarioSource, tasks, jobs: int, progress_name=None, total
         message = errors.strip().removeprefix("perflab: error: ")
         raise (ValueError if child.returncode == 2 else RuntimeError)(message or f"perflab rows: exit {child.returncode}")
     return rows
-
-
-def ranges(tasks):
-    """Sorted run indices as (first, last) ranges: [0, 1, 2, 5] -> [(0, 2), (5, 5)]."""
-    out = []
-    for t in sorted(tasks):
-        if out and t == out[-1][1] + 1:
-            out[-1] = (out[-1][0], t)
-        else:
-            out.append((t, t))
-    return out

@@ -11,11 +11,11 @@ import pandas as pd
 
 import _perflab
 
-from .rows import run_rows
+from .rows import progress_shown, run_rows
 from .scenario_source import source_of
 
 
-def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True) -> pd.DataFrame:
+def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, cases=None) -> pd.DataFrame:
     """Runs a scenario; returns one row per grid point x seed, with the columns of `perflab run`'s CSV.
 
     scenario: a scenario file's path, a shipped scenario's name ("prefetch/jgit-clone"), or a dict with the
@@ -23,16 +23,18 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True) -
         "sweep": {...}, "network": {...}}).
     set: overrides as {"params.prune_threshold": 2, "sweep.prefetch_depth": [0, 1, 500]} (perflab run --set).
     seeds: replications per grid point (overrides [scenario] seeds).
+    cases: names of the scenario's [[case]]s to run (perflab run --case), e.g. ["windows-64k"]; default all.
     jobs: runs in parallel on this machine (default: the cores for the sim engine, 1 for the micro engine).
     client: a dask.distributed.Client: the runs are spread over its workers instead; the DataFrame is the
         same, row for row. A worker that dies has its runs retried by Dask.
-    progress: a progress line on stderr.
+    progress: a progress line on stderr, when it is a terminal or a notebook (never into a log file).
 
     Numbers are in base units (sizes in bytes, durations in seconds, rates in bytes/s); a failed run is a row
     whose "error" says why. Bad input raises ValueError with the CLI's "where: what, expected" message.
     """
-    source = source_of(scenario, set, seeds)
+    source = source_of(scenario, set, seeds, cases)
     loaded = source.load()
+    progress = progress and progress_shown()
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise ValueError(f"jobs={jobs!r} is not valid, expected an integer >= 1")
     if client is not None:

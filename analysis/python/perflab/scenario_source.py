@@ -6,7 +6,6 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional
 
 import _perflab
@@ -27,7 +26,7 @@ class ScenarioSource:
         return _perflab.load_scenario_text(self.text, DICT_ORIGIN, self.dir, list(self.sets))
 
 
-def source_of(scenario, set=None, seeds=None) -> ScenarioSource:
+def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     """The ScenarioSource of a path, a shipped scenario's name or a dict, with --set style overrides."""
     sets = []
     for key, value in (set or {}).items():
@@ -36,23 +35,17 @@ def source_of(scenario, set=None, seeds=None) -> ScenarioSource:
         if not isinstance(seeds, int) or isinstance(seeds, bool) or seeds < 1:
             raise ValueError(f"seeds={seeds!r} is not valid, expected an integer >= 1")
         sets.append(f"scenario.seeds={seeds}")
+    if isinstance(cases, str):
+        cases = [cases]
+    for name in cases or []:
+        if not isinstance(name, str):
+            raise ValueError(f"cases: {name!r} is not a case name, expected a list of [[case]] names")
+        sets.append(f"case={name}")  # the loader's --case NAME (sim/scenario.h kCaseKey)
     if isinstance(scenario, dict):
         return ScenarioSource(text=dict_to_toml(scenario), dir=os.getcwd(), sets=tuple(sets))
     if isinstance(scenario, (str, os.PathLike)):
-        return ScenarioSource(file=str(resolve_file(Path(scenario))), sets=tuple(sets))
+        return ScenarioSource(file=_perflab.find_scenario_file(os.fspath(scenario)), sets=tuple(sets))
     raise ValueError(f"scenario must be a path, a shipped scenario's name or a dict, got {type(scenario).__name__}")
-
-
-def resolve_file(path: Path) -> Path:
-    """A scenario file as given, or a shipped one by name ("prefetch/jgit-clone" or "prefetch/jgit-clone.toml")."""
-    if path.is_file():
-        return path.resolve()
-    shipped = Path(_perflab.scenarios_dir())
-    for candidate in (shipped / path, shipped / path.with_suffix(".toml")):
-        if candidate.is_file():
-            return candidate
-    raise ValueError(f"{path}: no such scenario file, expected a .toml file or a shipped scenario's name "
-                     f"such as \"prefetch/jgit-clone\" (see perflab.scenarios())")
 
 
 def toml_value(value, key: str) -> str:

@@ -242,7 +242,8 @@ class StudySite:
         if meta:
             out.append("<p class=\"runinfo\">" + escape(
                 f"scenarios/{meta.get('file', '?')}, {meta.get('engine', '?')} engine, {meta.get('seeds', '?')} "
-                f"seed(s), {meta.get('runs', '?')} runs in {meta.get('wall_s', '?')} s") + "</p>")
+                f"seed(s), " + (f"interrupted: {meta['interrupted']}" if meta.get("interrupted")
+                                else f"{meta.get('runs', '?')} runs") + f" in {meta.get('wall_s', '?')} s") + "</p>")
         else:
             out.append("<p class=\"runinfo\">No run record (these results predate <code>perflab reproduce</code> "
                        "keeping one; <code>perflab reproduce --full</code> rewrites them).</p>")
