@@ -14,6 +14,7 @@
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
 #include "sim/shard.h"
+#include "sim/source_tree.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -67,7 +68,7 @@ int fail_input(const std::string& message) {
 
 fs::path results_dir() {
   if (const char* env = std::getenv("PERFLAB_RESULTS")) return env;
-  return PERFLAB_RESULTS_DIR;
+  return source_dir() / "results";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

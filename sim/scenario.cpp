@@ -12,6 +12,7 @@
 
 #include <toml++/toml.h>
 
+#include "sim/source_tree.h"
 #include "sim/toml_values.h"
 #include "sim/value_format.h"
 
@@ -516,7 +517,7 @@ Result<Override> parse_override(const std::string& text) {
 
 fs::path scenarios_dir() {
   if (const char* env = std::getenv("PERFLAB_SCENARIOS")) return env;
-  return PERFLAB_SCENARIOS_DIR;
+  return source_dir() / "scenarios";
 }
 
 namespace {

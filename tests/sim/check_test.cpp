@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -404,6 +405,50 @@ TEST(Compare, RefusesDifferentScenariosAndMalformedFiles) {
   std::string line = std::to_string(std::count(text.begin(), text.end(), '\n') + 1);
   EXPECT_NE(malformed.err.find("share-download-12mib.csv:" + line + ": 3 fields"), std::string::npos)
       << malformed.err;
+}
+
+// Every file under `dir` (relative path -> content).
+std::map<std::string, std::string> files_under(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file())
+      files[fs::relative(entry.path(), dir).string()] = testing::read_file(entry.path());
+  }
+  return files;
+}
+
+// A user's `reproduce` writes its own folder (CSV files, README.md, the site) and says which page to
+// open; the committed results/ stay byte for byte as they were.
+TEST(Reproduce, WritesItsOwnFolderAndLeavesTheCommittedResultsAlone) {
+  TempDir results, out;
+  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", results / "prefetch", fs::copy_options::recursive);
+  auto before = files_under(results.path());
+  auto run = run_perflab("reproduce prefetch --out " + out.path().string(),
+                         {{"PERFLAB_RESULTS", results.path().string()}});
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (const char* file : {"prefetch/prefetch-jgit-clone.csv", "prefetch/prefetch-jgit-clone.meta",
+                           "README.md", "index.html", "prefetch.html"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  EXPECT_NE(run.err.find("open " + (out / "index.html").string()), std::string::npos) << run.err;
+  EXPECT_EQ(files_under(results.path()), before);
+}
+
+// The maintainer's `reproduce --update` prints what moved against the committed results, then replaces
+// them: a copy with one study's RPC counts doubled is caught, named, and rewritten from the fresh runs.
+TEST(Reproduce, UpdateSaysWhatMovedThenRewritesTheResults) {
+  TempDir results;
+  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", results / "prefetch", fs::copy_options::recursive);
+  scale_metric(results / "prefetch" / "prefetch-jgit-clone.csv", "rpcs", 2);
+  const std::map<std::string, std::string> env{{"PERFLAB_RESULTS", results.path().string()}};
+  ASSERT_EQ(run_perflab("check prefetch --quick", env).status, 1);
+  auto update = run_perflab("reproduce prefetch --update", env);
+  ASSERT_EQ(update.status, 0) << update.err;
+  EXPECT_NE(update.out.find("Against the committed results/"), std::string::npos) << update.out;
+  EXPECT_NE(update.out.find("| rpcs |"), std::string::npos) << update.out;
+  EXPECT_TRUE(fs::exists(results / "index.html"));
+  auto check = run_perflab("check prefetch --quick", env);
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+  EXPECT_FALSE(fs::exists(results / "check.txt"));  // a check records nothing unless asked (--record)
 }
 
 class CheckHeadline : public ::testing::TestWithParam<Headline> {};

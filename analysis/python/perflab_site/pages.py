@@ -4,6 +4,7 @@ run record and files). What is study-specific (the headline ratio, which plots, 
 onto a scenario's columns) comes from scenarios/<study>/page.py when the study has one; everything else is
 read from the committed files, so a new study gets a page with no change here."""
 import math
+import os
 import re
 from html import escape
 from pathlib import Path
@@ -67,6 +68,8 @@ def python_value(value):
 class StudySite:
     def __init__(self, results: Path, scenarios_dir: Path, study: str):
         self.results, self.study = results, study
+        # links to scenario files: "../scenarios" beside the committed results/, further from out/reproduce/
+        self.scenarios_href = os.path.relpath(scenarios_dir, results).replace(os.sep, "/")
         self.scenarios = data.load_study(results / study)
         self.reference, self.reference_notes = data.reference(scenarios_dir, study)
         self.module = load_study_script(scenarios_dir, study, "page.py")
@@ -272,7 +275,7 @@ class StudySite:
                        "</details>")
         links = [f"<a href=\"{escape(path)}\">{escape(label)}</a>" for label, path in s.files()]
         if meta.get("file"):
-            links.append(f"<a href=\"../scenarios/{escape(meta['file'])}\">scenario file</a>")
+            links.append(f"<a href=\"{self.scenarios_href}/{escape(meta['file'])}\">scenario file</a>")
         out.append("<p class=\"files\">Files: " + " · ".join(links) + "</p>")
         for timeline in s.timelines():
             out.append(f"<p class=\"files\">Timeline: <a href=\"{escape(timeline)}\">{escape(timeline)}</a> "
@@ -292,7 +295,7 @@ class StudySite:
                         f", the seed <b>{ratio(head['seed'])}</b></p>")
         if self.reference is not None:
             body.append("<h2>The seed's published numbers</h2>\n<p class=\"note\">" + escape(
-                " ".join(self.reference_notes)) + f" (<a href=\"../scenarios/{self.study}/reference.csv\">"
+                " ".join(self.reference_notes)) + f" (<a href=\"{self.scenarios_href}/{self.study}/reference.csv\">"
                 "reference.csv</a>)</p>\n" + table(
                 list(self.reference.columns),
                 [[escape(value_text(python_value(v))) if not pd.isna(v) else "" for v in r]
