@@ -323,12 +323,26 @@ def provenance_text(values: dict) -> str:
     return " ".join(parts) or "no run record"
 
 
+def ran_cell(values: dict) -> str:
+    """The index's provenance: commit and date in sight, the rest (host, compiler, executable's hash) folded."""
+    if not values:
+        return "no run record"
+    commits = ", ".join(c[:12] for c in values.get("commit", []))
+    dates = values.get("date", [])
+    when = dates[0][:10] if len(dates) == 1 else f"{dates[0][:10]} to {dates[-1][:10]}" if dates else "?"
+    dirty = " + changes" if "true" in values.get("dirty", []) else ""
+    rest = {k: v for k, v in values.items() if k not in ("commit", "date")}
+    return (f"<code>{escape(commits or '?')}</code>{dirty} · {escape(when)}"
+            f"<details><summary>record</summary>{provenance_text(rest)}</details>")
+
+
 def index_html(studies: list, check: dict, nav: str) -> str:
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
             "networks and the real CPU, beside the numbers its pull request or ticket published. Written by "
-            "<code>perflab reproduce</code> from the CSV files under <code>results/</code>; rebuild with "
-            "<code>build/perflab reproduce --readme-only</code>.</p>"]
+            "<code>perflab reproduce</code> from the CSV files in this folder; rebuild with "
+            "<code>build/perflab reproduce --readme-only</code> (<code>--update</code> for "
+            "<code>results/</code>).</p>"]
     if check:
         passed = check.get("result") == "passed"
         scope = check.get("scope", "")
@@ -338,7 +352,8 @@ def index_html(studies: list, check: dict, nav: str) -> str:
                         f"{' with uncommitted changes' if check.get('dirty') == 'true' else ''}, "
                         f"{check.get('host', check.get('machine', '?'))}") + "</p>")
     else:
-        body.append("<p class=\"check\">No <code>perflab check</code> recorded (results/check.txt).</p>")
+        body.append("<p class=\"check\">No <code>perflab check</code> recorded here "
+                    "(<code>perflab check --record</code> writes results/check.txt).</p>")
     rows = []
     for site in studies:
         head = site.headline()
@@ -346,8 +361,9 @@ def index_html(studies: list, check: dict, nav: str) -> str:
         seed = ratio(head["seed"]) if "seed" in head else "—"
         rows.append([f"<a href=\"{site.study}.html\">{escape(site.study)}</a>",
                      escape(head.get("finding", "")),
-                     escape(head.get("ratio", "")), ours, seed, provenance_text(site.provenance())])
-    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3))
+                     escape(head.get("ratio", "")), ours, seed, ran_cell(site.provenance())])
+    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3)
+                .replace("<table>", "<table class=\"index\">", 1))
     body.append("<p class=\"note\">Hover a point on a study's plots for its value, its 95% interval and "
                 "every seed's value. Timelines open in Perfetto (see each study page).</p>")
     return page("perflab results", "\n".join(body), nav)
