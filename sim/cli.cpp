@@ -181,7 +181,11 @@ int cli_main(int argc, char** argv) {
     return cmd_reproduce(repro);
   }
   if (*check && update) {
-    ReproduceFlags flags{studies, study_jobs, full, true};
+    ReproduceFlags flags;
+    flags.studies = studies;
+    flags.jobs = study_jobs;
+    flags.full = full;
+    flags.update = true;
     flags.tolerances = tolerances;
     return cmd_reproduce(flags);
   }

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/machine_load.h"
 
 namespace perflab {
 
@@ -23,6 +25,7 @@ struct ReproducedScenario {
   int seeds = 1;
   size_t runs = 0;
   double wall_s = 0;
+  std::optional<MachineLoad> load_before, load_after;  // micro engine: around the timed repetitions
 };
 
 // Writes <study_dir>/<name>.meta: the run's record, then the provenance of this process.

@@ -91,7 +91,9 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
           engine_name(scenario.engine),
           scenario.seeds,
           runs,
-          wall_s};
+          wall_s,
+          std::nullopt,
+          std::nullopt};
 }
 
 // The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
@@ -134,13 +136,19 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     if (ec) return fail_input(out_dir->string() + ": cannot create the output folder: " + ec.message());
     options.journal = *out_dir / (scenario.name + ".journal");
   }
+  std::optional<MachineLoad> load_before;
+  if (out_dir && scenario.engine == Engine::kMicro) load_before = measure_machine_load();
   auto start = std::chrono::steady_clock::now();
   auto table = run_scenario(scenario, options);
   if (!table.ok()) return fail_input(table.status().message());
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
-    if (written.ok())
-      written = write_run_metadata(*out_dir, run_record(scenario, *table, seconds_since(start)));
+    ReproducedScenario record = run_record(scenario, *table, seconds_since(start));
+    if (load_before) {
+      record.load_before = load_before;
+      record.load_after = measure_machine_load();
+    }
+    if (written.ok()) written = write_run_metadata(*out_dir, record);
     if (!written.ok()) return fail_input(written.message());
     if (shard) {
       shard->scenario_file = fs::absolute(scenario.file);

@@ -119,4 +119,15 @@ def test_the_index_reads_at_1280_px(site, driver):
         assert record.get_attribute("open") is None and "compiler" not in ran.text, study
         record.find_element(By.TAG_NAME, "summary").click()
         assert "compiler" in ran.text, f"{study}: the folded record has no compiler"
+    dispatcher = driver.find_element(By.CSS_SELECTOR, "table.index tbody tr:first-child").text
+    assert re.search(r"dispatcher-adversarial: repetitions spread \d+%", dispatcher), dispatcher
     screenshot(driver, "site-index-1280")
+
+
+def test_a_micro_run_says_whether_the_machine_was_quiet_or_loaded():
+    from perflab_site.pages import machine_state
+    record = {"host": "AMD EPYC 7B13, 2 cores, Linux 6.1", "probe_before_ms": "20.1", "probe_after_ms": "20.4"}
+    quiet = machine_state(dict(record, load_before="0.40", load_after="1.20"))
+    assert quiet == "machine quiet: load 0.4 → 1.2 on 2 cores, probe loop 20.1 → 20.4 ms"
+    assert machine_state(dict(record, load_before="0.40", load_after="3.50")).startswith("machine loaded")
+    assert machine_state({"host": record["host"]}) == "machine load not recorded"

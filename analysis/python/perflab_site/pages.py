@@ -336,6 +336,34 @@ def ran_cell(values: dict) -> str:
             f"<details><summary>record</summary>{provenance_text(rest)}</details>")
 
 
+def machine_state(meta: dict) -> str:
+    """Quiet or loaded, from the load average and probe loop a micro-engine run records before and after
+    its repetitions (sim/machine_load.h): loaded when more tasks were runnable than the host has cores."""
+    if "load_before" not in meta:
+        return "machine load not recorded"
+    cores = re.search(r"(\d+) cores", meta.get("host", ""))
+    cores = int(cores.group(1)) if cores else 1
+    before, after = float(meta["load_before"]), float(meta.get("load_after", meta["load_before"]))
+    state = "loaded" if max(before, after) > cores else "quiet"
+    return (f"machine {state}: load {before:.1f} → {after:.1f} on {cores} cores, probe loop "
+            f"{meta.get('probe_before_ms', '?')} → {meta.get('probe_after_ms', '?')} ms")
+
+
+def timing_notes(site) -> list:
+    """For each micro-engine scenario: how far its timed repetitions spread ((max − min) / median per
+    point) and whether the machine was quiet or loaded while they ran."""
+    notes = []
+    for s in site.scenarios:
+        if s.meta.get("engine") != "micro" or s.repetitions.empty:
+            continue
+        keys = [c for c in s.repetitions.columns if c not in ("repetition", "seconds")]
+        seconds = s.repetitions.groupby(keys, dropna=False)["seconds"]
+        spread = ((seconds.max() - seconds.min()) / seconds.median()).dropna()
+        notes.append(f"{s.name}: repetitions spread {spread.median():.0%} (median of {len(spread)} points, "
+                     f"worst {spread.max():.0%}); {machine_state(s.meta)}")
+    return notes
+
+
 def index_html(studies: list, check: dict, nav: str) -> str:
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
@@ -359,8 +387,9 @@ def index_html(studies: list, check: dict, nav: str) -> str:
         head = site.headline()
         ours = ratio(head["ours"]) if "ours" in head else "—"
         seed = ratio(head["seed"]) if "seed" in head else "—"
+        timing = "".join(f"<p class=\"timing\">{escape(note)}</p>" for note in timing_notes(site))
         rows.append([f"<a href=\"{site.study}.html\">{escape(site.study)}</a>",
-                     escape(head.get("finding", "")),
+                     escape(head.get("finding", "")) + timing,
                      escape(head.get("ratio", "")), ours, seed, ran_cell(site.provenance())])
     body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3)
                 .replace("<table>", "<table class=\"index\">", 1))
