@@ -417,38 +417,58 @@ std::map<std::string, std::string> files_under(const fs::path& dir) {
   return files;
 }
 
+// A folder of shipped scenarios holding one small headline scenario of the pingpong study (a second of
+// runs), for the reproduce tests: PERFLAB_SCENARIOS points perflab at it.
+struct OneHeadline {
+  TempDir scenarios, results;
+  std::map<std::string, std::string> env;
+  OneHeadline() {
+    fs::create_directories(scenarios / "pingpong");
+    testing::write_file(scenarios / "pingpong" / "small.toml",
+                        "[scenario]\nname = \"pingpong-small\"\nstudy = \"pingpong\"\nheadline = true\nseeds = 2\n"
+                        "[network]\nlatency = \"uniform(5ms, 25ms)\"\nbandwidth = \"100MBps\"\n"
+                        "[sweep]\nrequests = [3, 30]\n");
+    env = {{"PERFLAB_SCENARIOS", scenarios.path().string()}, {"PERFLAB_RESULTS", results.path().string()}};
+  }
+};
+
 // A user's `reproduce` writes its own folder (CSV files, README.md, the site) and says which page to
 // open; the committed results/ stay byte for byte as they were.
 TEST(Reproduce, WritesItsOwnFolderAndLeavesTheCommittedResultsAlone) {
-  TempDir results, out;
-  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", results / "prefetch", fs::copy_options::recursive);
-  auto before = files_under(results.path());
-  auto run = run_perflab("reproduce prefetch --out " + out.path().string(),
-                         {{"PERFLAB_RESULTS", results.path().string()}});
+  OneHeadline headline;
+  TempDir out;
+  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", headline.results / "prefetch",
+           fs::copy_options::recursive);
+  auto before = files_under(headline.results.path());
+  auto run = run_perflab("reproduce --out " + out.path().string(), headline.env);
   ASSERT_EQ(run.status, 0) << run.err;
-  for (const char* file : {"prefetch/prefetch-jgit-clone.csv", "prefetch/prefetch-jgit-clone.meta",
-                           "README.md", "index.html", "prefetch.html"})
+  for (const char* file : {"pingpong/pingpong-small.csv", "pingpong/pingpong-small.meta", "README.md",
+                           "index.html", "pingpong.html"})
     EXPECT_TRUE(fs::exists(out / file)) << file;
   EXPECT_NE(run.err.find("open " + (out / "index.html").string()), std::string::npos) << run.err;
-  EXPECT_EQ(files_under(results.path()), before);
+  EXPECT_EQ(files_under(headline.results.path()), before);
 }
 
 // The maintainer's `reproduce --update` prints what moved against the committed results, then replaces
-// them: a copy with one study's RPC counts doubled is caught, named, and rewritten from the fresh runs.
+// them: results with one metric doubled are caught, named, and rewritten from the fresh runs.
 TEST(Reproduce, UpdateSaysWhatMovedThenRewritesTheResults) {
-  TempDir results;
-  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", results / "prefetch", fs::copy_options::recursive);
-  scale_metric(results / "prefetch" / "prefetch-jgit-clone.csv", "rpcs", 2);
-  const std::map<std::string, std::string> env{{"PERFLAB_RESULTS", results.path().string()}};
-  ASSERT_EQ(run_perflab("check prefetch --quick", env).status, 1);
-  auto update = run_perflab("reproduce prefetch --update", env);
+  OneHeadline headline;
+  auto first = run_perflab("reproduce --update", headline.env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_NE(first.out.find("pingpong: new"), std::string::npos) << first.out;
+  fs::path csv = headline.results / "pingpong" / "pingpong-small.csv";
+  std::string fresh = testing::read_file(csv);
+  EXPECT_TRUE(fs::exists(headline.results / "index.html"));
+
+  scale_metric(csv, "messages", 2);
+  auto update = run_perflab("reproduce --update", headline.env);
   ASSERT_EQ(update.status, 0) << update.err;
   EXPECT_NE(update.out.find("Against the committed results/"), std::string::npos) << update.out;
-  EXPECT_NE(update.out.find("| rpcs |"), std::string::npos) << update.out;
-  EXPECT_TRUE(fs::exists(results / "index.html"));
-  auto check = run_perflab("check prefetch --quick", env);
+  EXPECT_NE(update.out.find("| messages |"), std::string::npos) << update.out;
+  EXPECT_EQ(testing::read_file(csv), fresh);
+  auto check = run_perflab("check", headline.env);
   EXPECT_EQ(check.status, 0) << check.out << check.err;
-  EXPECT_FALSE(fs::exists(results / "check.txt"));  // a check records nothing unless asked (--record)
+  EXPECT_FALSE(fs::exists(headline.results / "check.txt"));  // a check records nothing unless asked
 }
 
 class CheckHeadline : public ::testing::TestWithParam<Headline> {};
