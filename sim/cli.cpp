@@ -95,20 +95,27 @@ int cli_main(int argc, char** argv) {
   std::vector<std::string> studies;
   int study_jobs = 0;
   bool full = false;
+  ReproduceFlags repro;
   auto* reproduce = app.add_subcommand(
       "reproduce",
-      "Run the headline scenarios, write results/<study>/ and results/README.md, print the tables and the "
-      "time each scenario took");
-  reproduce->add_option("STUDY", studies, "Only these studies (default: all)");
-  reproduce->add_option("--jobs", study_jobs, jobs_help)->check(kAtLeastOne);
-  bool readme_only = false;
+      "Run the headline scenarios into out/reproduce/ (or --out DIR): each study's results, README.md, the "
+      "plots and the site (index.html); print the tables and the time each scenario took. --update "
+      "rewrites the committed results/ instead");
+  reproduce->add_option("STUDY", repro.studies, "Only these studies (default: all)");
+  reproduce->add_option("--jobs", repro.jobs, jobs_help)->check(kAtLeastOne);
+  reproduce->add_option("--out", repro.out, "The reproduction's folder (default: out/reproduce/ of the checkout)");
+  reproduce->add_flag("--update", repro.update,
+                      "The maintainer's step: run into out/reproduce/, print what moved against the committed "
+                      "results/, then rewrite them (review the diff and commit it)");
   reproduce->add_flag(
-      "--readme-only", readme_only,
-      "Run nothing: rebuild results/README.md from the results on disk (scripts/reproduce calls "
-      "it after drawing the plots, so new pictures are shown)");
-  reproduce->add_flag("--full", full,
+      "--readme-only", repro.readme_only,
+      "Run nothing: redraw the plots, README.md and the site of the folder (out/reproduce/, --out, or "
+      "results/ with --update) from the results on disk");
+  reproduce->add_flag("--full", repro.full,
                       "Also the slow headline scenarios (minutes of real CPU: calibrations, the largest "
                       "quadratic cases)");
+  reproduce->add_option("--tolerance", repro.tolerances, "--update's comparison, as for check")
+      ->allow_extra_args(false);
 
   bool quick = false;
   bool update = false;
@@ -130,8 +137,12 @@ int cli_main(int argc, char** argv) {
                    "(--tolerance duration_s=1e-6); default 1e-9 or the scenario's [check] table")
       ->allow_extra_args(false);
   check->add_flag("--update", update,
-                  "Rewrite the committed results instead (what `reproduce` does), for a deliberate change: "
+                  "Rewrite the committed results instead (`reproduce --update`), for a deliberate change: "
                   "review the diff and commit it");
+  bool record = false;
+  check->add_flag("--record", record,
+                  "Record the verdict of the whole gate (no STUDY) in results/check.txt and rebuild the "
+                  "site, whose index shows it (the maintainer's step; a plain check writes nothing)");
 
   std::vector<std::string> compare_dirs;
   std::string compare_format = "md";
@@ -208,18 +219,28 @@ int cli_main(int argc, char** argv) {
 
   if (*list) return cmd_list();
   if (*describe) return cmd_describe(describe_name);
-  if (*reproduce && readme_only) {
-    auto readme = write_results_readme(results_dir());
-    if (!readme.ok()) return fail_input(readme.message());
-    return 0;
+  if (*reproduce) {
+    if (repro.update && !repro.out.empty())
+      return fail_input("--update rewrites results/ and --out names another folder: give one of them");
+    return cmd_reproduce(repro);
   }
-  if (*reproduce) return cmd_reproduce(studies, study_jobs, full);
-  if (*check && update) return cmd_reproduce(studies, study_jobs, full);
+  if (*check && update) {
+    ReproduceFlags flags;
+    flags.studies = studies;
+    flags.jobs = study_jobs;
+    flags.full = full;
+    flags.update = true;
+    flags.tolerances = tolerances;
+    return cmd_reproduce(flags);
+  }
   if (*check) {
+    if (record && !studies.empty())
+      return fail_input("--record keeps the verdict of the whole gate, which the site shows: run it without "
+                        "STUDY");
     int status = cmd_check(studies, study_jobs, quick, full, tolerances);
-    if (studies.empty()) {  // the whole gate: its verdict is the one the results site shows
-      auto record = write_check_record(results_dir(), status, quick, full);
-      if (!record.ok()) std::fprintf(stderr, "perflab: warning: %s\n", record.message().c_str());
+    if (record) {
+      auto written = write_check_record(results_dir(), status, quick, full);
+      if (!written.ok()) std::fprintf(stderr, "perflab: warning: %s\n", written.message().c_str());
     }
     return status;
   }

@@ -68,7 +68,18 @@ int cmd_capture_prefetch(const CaptureFlags& flags);
 int cmd_capture_pipe(const CaptureFlags& flags);
 
 // gate_commands.cpp
-int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full);
+struct ReproduceFlags {
+  std::vector<std::string> studies;  // empty: every study
+  int jobs = 0;
+  bool full = false;         // also the slow headline scenarios
+  bool update = false;       // rewrite results_dir() (the maintainer's step), after comparing with it
+  std::string out;           // the reproduction's folder (default: out/reproduce/ of the checkout)
+  bool readme_only = false;  // run nothing: redraw the folder's plots, README.md and site
+  std::vector<std::string> tolerances;  // --update's comparison, as for check
+};
+// Where `reproduce` writes: results_dir() with --update, else --out, else <checkout>/out/reproduce.
+std::filesystem::path reproduction_dir(const ReproduceFlags& flags);
+int cmd_reproduce(const ReproduceFlags& flags);
 int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, bool full,
               const std::vector<std::string>& tolerance_flags);
 int cmd_compare(const std::string& a, const std::string& b, CompareOptions options, const std::string& format,

@@ -1,7 +1,12 @@
-// The commands of the regression gate: reproduce (rewrite results/ from the headline scenarios), check
-// (rerun them and pair them seed by seed with results/) and compare (two result folders). See commands.h.
+// The commands of the regression gate: reproduce (the headline scenarios into a reproduction folder, or
+// over results/ with --update), check (rerun them and pair them seed by seed with results/) and compare
+// (two result folders). See commands.h.
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -14,6 +19,8 @@
 #include "sim/compare.h"
 #include "sim/provenance.h"
 #include "sim/results_reader.h"
+#include "sim/results_site.h"
+#include "sim/source_tree.h"
 #include "sim/value_format.h"
 
 namespace perflab {
@@ -87,19 +94,103 @@ std::string build_difference(const fs::path& csv) {
 
 }  // namespace
 
-int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) {
-  auto scenarios = headline_scenarios(studies, full);
+fs::path reproduction_dir(const ReproduceFlags& flags) {
+  if (flags.update) return results_dir();
+  if (!flags.out.empty()) return flags.out;
+  return source_dir() / "out" / "reproduce";
+}
+
+namespace {
+
+// Removes `dir`'s files of scenario `name` (<name>.csv, .meta, .png, ...), so a folder holds only what
+// the latest run of it wrote.
+void remove_scenario_files(const fs::path& dir, const std::string& name) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().filename().string().rfind(name + ".", 0) == 0) fs::remove(entry.path(), ec);
+  }
+}
+
+// `reproduce --update`: what the fresh runs in `fresh` move against `committed` (the results/ they are
+// about to replace), per study, by check's rules; printed for the maintainer to review the diff with.
+void print_moves(const fs::path& committed, const fs::path& fresh, const std::vector<std::string>& studies,
+                 const std::vector<std::string>& tolerance_flags) {
+  std::cout << "\n## Against the committed results/ they replace\n";
+  for (const auto& study : studies) {
+    if (!fs::exists(committed / study)) {
+      std::cout << "\n" << study << ": new (nothing committed before)\n";
+      continue;
+    }
+    auto comparison = compare_folders(committed / study, fresh / study, CompareOptions{tolerance_flags, false, ""});
+    std::cout << "\n";
+    if (!comparison.ok()) {
+      std::cout << study << ": not compared: " << comparison.status().message() << "\n";
+      continue;
+    }
+    FolderComparison moves = *comparison;
+    moves.only_in_a.clear();  // scenarios not rerun this time (slow ones without --full) stay as they are
+    std::cout << render_comparison(moves, "md", false);
+  }
+}
+
+// A new empty folder under the system's temporary folder.
+Result<fs::path> make_scratch_dir(const std::string& prefix) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    return Status::Error(pattern + ": cannot create a scratch folder: " + std::strerror(errno));
+  return fs::path(pattern);
+}
+
+// Copies `from`'s files of scenario `name` over `to`'s (whose old ones go first).
+Status replace_scenario_files(const fs::path& from, const fs::path& to, const std::string& name) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  remove_scenario_files(to, name);
+  for (const auto& entry : fs::directory_iterator(from, ec)) {
+    if (entry.path().filename().string().rfind(name + ".", 0) != 0) continue;
+    fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
+    if (ec) return Status::Error(entry.path().string() + ": cannot copy to " + to.string() + ": " + ec.message());
+  }
+  return Status::OK();
+}
+
+// The folder's plots, README.md and site, from what is on disk there.
+int write_folder_pages(const fs::path& folder) {
+  auto plots = draw_study_plots(folder);
+  if (!plots.ok()) return fail_input(plots.message());
+  auto readme = write_results_readme(folder);
+  if (!readme.ok()) return fail_input(readme.message());
+  std::fprintf(stderr, "perflab: wrote %s; open %s\n", (folder / "README.md").c_str(),
+               (folder / "index.html").c_str());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_reproduce(const ReproduceFlags& flags) {
+  const fs::path folder = reproduction_dir(flags);
+  if (flags.readme_only) return write_folder_pages(folder);
+  auto scenarios = headline_scenarios(flags.studies, flags.full);
   if (!scenarios.ok()) return fail_input(scenarios.status().message());
+  // --update runs into a scratch folder first, so results/ changes only once every run has finished.
+  fs::path runs_dir = folder;
+  if (flags.update) {
+    auto scratch = make_scratch_dir("perflab-update");
+    if (!scratch.ok()) return fail_input(scratch.status().message());
+    runs_dir = *scratch;
+  }
   int status = 0;
   std::vector<ReproducedScenario> timings;
+  std::vector<std::string> studies;
   for (const auto& scenario : *scenarios) {
     std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario.name.c_str(), scenario.file.c_str());
-    RunFlags flags;
-    flags.jobs = jobs;
+    RunFlags run_flags;
+    run_flags.jobs = flags.jobs;
     RunTable table;
-    fs::path out = results_dir() / scenario.study->name;
+    fs::path out = runs_dir / scenario.study->name;
+    remove_scenario_files(out, scenario.name);
     auto start = std::chrono::steady_clock::now();
-    int s = execute(scenario, flags, out, &table);
+    int s = execute(scenario, run_flags, out, &table);
     double wall_s = seconds_since(start);
     if (s == kExitInterrupted || s == kExitBadInput) return s;
     if (s == kExitFailedRuns && only_capped_failures(scenario, table)) {
@@ -116,12 +207,29 @@ int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full) 
       std::ofstream(out / (scenario.name + ".report.md")) << report;
     }
     timings.push_back(run_record(scenario, table, wall_s));
+    if (std::find(studies.begin(), studies.end(), scenario.study->name) == studies.end())
+      studies.push_back(scenario.study->name);
   }
   std::cout << "\n" << timing_table(timings);
-  auto readme = write_results_readme(results_dir());
-  if (!readme.ok()) return fail_input(readme.message());
-  std::fprintf(stderr, "perflab: wrote %s\n", (results_dir() / "README.md").c_str());
-  return status;
+  if (flags.update) {
+    print_moves(folder, runs_dir, studies, flags.tolerances);
+    std::cout.flush();
+    if (status != 0) {
+      std::fprintf(stderr, "perflab: some runs failed: %s left as it was (the fresh runs are in %s)\n",
+                   folder.c_str(), runs_dir.c_str());
+      return status;
+    }
+    for (const auto& scenario : *scenarios) {
+      auto copied = replace_scenario_files(runs_dir / scenario.study->name, folder / scenario.study->name,
+                                           scenario.name);
+      if (!copied.ok()) return fail_input(copied.message());
+    }
+    std::error_code ec;
+    fs::remove_all(runs_dir, ec);
+  }
+  std::cout.flush();
+  int pages = write_folder_pages(folder);
+  return std::max(status, pages);
 }
 
 // `perflab check`: reruns each headline scenario (its [quick] variant with --quick) and pairs it, seed by

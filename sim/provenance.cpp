@@ -16,6 +16,8 @@
 
 #include <simgrid/version.h>
 
+#include "sim/source_tree.h"
+
 namespace perflab {
 namespace fs = std::filesystem;
 namespace {
@@ -47,7 +49,7 @@ std::string first_line_of(const std::string& command) {
 }
 
 std::string git(const std::string& arguments) {
-  return first_line_of("git -C " + shell_quoted(PERFLAB_SOURCE_DIR) + " " + arguments + " 2>/dev/null");
+  return first_line_of("git -C " + shell_quoted(source_dir().string()) + " " + arguments + " 2>/dev/null");
 }
 
 std::string sha256_of_file(const fs::path& file) {

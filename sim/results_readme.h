@@ -6,10 +6,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/machine_load.h"
 
 namespace perflab {
 
@@ -25,6 +27,7 @@ struct ReproducedScenario {
   size_t planned_runs = 0;  // runs of the grid (of the shard) this run was to make
   bool interrupted = false;  // Ctrl-C: the .meta says "interrupted: runs of planned_runs runs"
   double wall_s = 0;
+  std::optional<MachineLoad> load_before, load_after;  // micro engine: around the timed repetitions
 };
 
 // "139 of 1000 runs": what an interrupted run's .meta and summaries say (after "interrupted: ").

@@ -10,14 +10,13 @@
 #include <vector>
 
 #include "sim/provenance.h"
+#include "sim/source_tree.h"
 
 extern char** environ;
 
 namespace perflab {
 namespace fs = std::filesystem;
 namespace {
-
-const fs::path kSourceDir = fs::path(PERFLAB_SCENARIOS_DIR).parent_path();
 
 int spawn_wait(std::vector<std::string> args) {
   std::vector<char*> argv;
@@ -31,15 +30,27 @@ int spawn_wait(std::vector<std::string> args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Runs one of analysis/python's scripts with /usr/bin/python3; `what` names it in the error.
+Status run_python(const std::string& script_name, std::vector<std::string> args, const std::string& what) {
+  fs::path script = source_dir() / "analysis" / "python" / script_name;
+  args.insert(args.begin(), {"/usr/bin/python3", script.string()});
+  int status = spawn_wait(std::move(args));
+  if (status != 0)
+    return Status::Error(script.string() + " exited with status " + std::to_string(status) + " (" + what +
+                         ")");
+  return Status::OK();
+}
+
 }  // namespace
 
 Status write_results_site(const fs::path& results) {
-  fs::path script = kSourceDir / "analysis" / "python" / "build_site.py";
-  int status = spawn_wait({"/usr/bin/python3", script.string(), results.string(), PERFLAB_SCENARIOS_DIR});
-  if (status != 0)
-    return Status::Error(script.string() + " exited with status " + std::to_string(status) +
-                         " (the results site; needs /usr/bin/python3 with pandas and markdown)");
-  return Status::OK();
+  return run_python("build_site.py", {results.string(), (source_dir() / "scenarios").string()},
+                    "the results site; needs /usr/bin/python3 with pandas and markdown");
+}
+
+Status draw_study_plots(const fs::path& results) {
+  return run_python("plot_results.py", {results.string()},
+                    "the study plots; needs /usr/bin/python3 with pandas and matplotlib");
 }
 
 Status write_check_record(const fs::path& results, int exit_status, bool quick, bool full) {

@@ -1,7 +1,8 @@
-// The results site (results/index.html, one page per study, SVG plots) is drawn by a Python generator,
-// analysis/python/build_site.py, from the committed CSV files; `perflab reproduce` and
-// `reproduce --readme-only` run it after results/README.md. `perflab check` records its verdict in
-// results/check.txt (key = value lines), which the index shows.
+// The results site (index.html, one page per study, SVG plots) is drawn by a Python generator,
+// analysis/python/build_site.py, from a results folder's CSV files; `perflab reproduce` and
+// `reproduce --readme-only` run it after the folder's README.md, and before both the study plots
+// (analysis/python/plot_results.py, the PNGs README.md shows). `perflab check --record` records the whole
+// gate's verdict in results/check.txt (key = value lines), which the index shows.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,9 @@ namespace perflab {
 
 // Runs /usr/bin/python3 analysis/python/build_site.py on `results`; an error names the exit status.
 Status write_results_site(const std::filesystem::path& results);
+
+// Runs /usr/bin/python3 analysis/python/plot_results.py on `results` (each study's plot.py).
+Status draw_study_plots(const std::filesystem::path& results);
 
 // Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
 // rebuilds the site. (A check of some studies leaves the record alone: the index shows the whole gate.)

@@ -17,6 +17,7 @@
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
 #include "sim/shard.h"
+#include "sim/source_tree.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -94,7 +95,7 @@ int fail_input(const std::string& message) {
 
 fs::path results_dir() {
   if (const char* env = std::getenv("PERFLAB_RESULTS")) return env;
-  return PERFLAB_RESULTS_DIR;
+  return source_dir() / "results";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -117,7 +118,9 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
           table.ran(),
           table.planned_runs(),
           table.interrupted,
-          wall_s};
+          wall_s,
+          std::nullopt,
+          std::nullopt};
 }
 
 // The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
@@ -177,13 +180,19 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   std::fprintf(stderr, "perflab: %s: %zu runs (%zu grid points x %d seeds)%s\n", scenario.name.c_str(),
                options.tasks ? options.tasks->count() : runs, scenario.grid.size(), scenario.seeds,
                shard ? (", shard " + flags.shard + " of " + std::to_string(runs)).c_str() : "");
+  std::optional<MachineLoad> load_before;
+  if (out_dir && scenario.engine == Engine::kMicro) load_before = measure_machine_load();
   auto start = std::chrono::steady_clock::now();
   auto table = run_scenario(scenario, options);
   if (!table.ok()) return fail_input(table.status().message());  // nothing was written: inputs come first
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
-    if (written.ok())
-      written = write_run_metadata(*out_dir, run_record(scenario, *table, seconds_since(start)));
+    ReproducedScenario record = run_record(scenario, *table, seconds_since(start));
+    if (load_before) {
+      record.load_before = load_before;
+      record.load_after = measure_machine_load();
+    }
+    if (written.ok()) written = write_run_metadata(*out_dir, record);
     if (!written.ok()) return fail_input(written.message());
     if (shard) {
       shard->scenario_file = fs::absolute(scenario.file);

@@ -14,6 +14,7 @@
 
 #include "models/common/printable.h"
 
+#include "sim/source_tree.h"
 #include "sim/toml_values.h"
 #include "sim/value_format.h"
 
@@ -490,7 +491,7 @@ Result<Override> parse_override(const std::string& text) {
 
 fs::path scenarios_dir() {
   if (const char* env = std::getenv("PERFLAB_SCENARIOS")) return env;
-  return PERFLAB_SCENARIOS_DIR;
+  return source_dir() / "scenarios";
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws every study's plots: for each results/<study>/ whose study has a scenarios/<study>/plot.py, calls
-that script's plot(results_dir) and prints the files it wrote. Run by scripts/reproduce after
-`perflab reproduce`; a new study adds its pictures by adding its own plot.py, nothing here.
+that script's plot(results_dir) and names the files it wrote on stderr. `perflab reproduce` runs it before
+writing the folder's README.md; a new study adds its pictures by adding its own plot.py, nothing here.
 
     /usr/bin/python3 analysis/python/plot_results.py [RESULTS_DIR]
 """
@@ -19,7 +19,7 @@ def main(results: Path) -> int:
         if module is None:
             continue
         for path in module.plot(study_dir):
-            print(f"plot: {path}")
+            print(f"plot: {path}", file=sys.stderr)
     return 0
 
 

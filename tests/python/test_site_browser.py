@@ -98,3 +98,36 @@ def test_a_plot_shows_every_seed_and_the_seed_s_numbers(site):
     assert picture.count('class="point seed-published"') == len(published)
     first = runs.iloc[0]
     assert f"seed {first['seed']}: duration_s = {first['duration_s']:.4g}" in picture
+
+
+def test_the_index_reads_at_1280_px(site, driver):
+    # no horizontal scroll; each finding on a few lines, not a word a line; commit and date in sight and
+    # the rest of the run record folded until asked for
+    driver.set_window_size(1280, 1000)
+    driver.get((site / "index.html").as_uri())
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the index is {overflow} px wider than a 1280 px window"
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.index tbody tr")
+    assert rows
+    for row in rows:
+        cells = row.find_elements(By.TAG_NAME, "td")
+        study, finding, ran = cells[0].text, cells[1], cells[-1]
+        assert finding.size["width"] >= 300, f"{study}: the finding is squeezed to {finding.size['width']} px"
+        assert re.search(r"\b[0-9a-f]{12}\b.*\d{4}-\d\d-\d\d", ran.text), f"{study}: ran says {ran.text!r}"
+        record = ran.find_element(By.TAG_NAME, "details")
+        assert record.get_attribute("open") is None and "compiler" not in ran.text, study
+        record.find_element(By.TAG_NAME, "summary").click()
+        assert "compiler" in ran.text, f"{study}: the folded record has no compiler"
+    dispatcher = driver.find_element(By.CSS_SELECTOR, "table.index tbody tr:first-child").text
+    assert re.search(r"dispatcher-adversarial: repetitions spread \d+%", dispatcher), dispatcher
+    screenshot(driver, "site-index-1280")
+
+
+def test_a_micro_run_says_whether_the_machine_was_quiet_or_loaded():
+    from perflab_site.pages import machine_state
+    record = {"host": "AMD EPYC 7B13, 2 cores, Linux 6.1", "probe_before_ms": "20.1", "probe_after_ms": "20.4"}
+    quiet = machine_state(dict(record, load_before="0.40", load_after="1.20"))
+    assert quiet == "machine quiet: load 0.4 → 1.2 on 2 cores, probe loop 20.1 → 20.4 ms"
+    assert machine_state(dict(record, load_before="0.40", load_after="3.50")).startswith("machine loaded")
+    assert machine_state({"host": record["host"]}) == "machine load not recorded"

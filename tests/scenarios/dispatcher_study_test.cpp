@@ -2,6 +2,7 @@
 // checked), and the incident simulation shows scan holding the lock far longer than indexed.
 #include <gtest/gtest.h>
 
+#include "sim/provenance.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -36,6 +37,15 @@ TEST(ScenarioDispatcher, BurstMicroCountsTheQuadraticScan) {
   EXPECT_LT(counter, 10 * 640.0);
   EXPECT_TRUE(std::filesystem::exists(dir / "dispatcher-enqueue-burst.repetitions.csv"));
   EXPECT_NE(r.out.find("| scan | "), std::string::npos) << r.out;
+  // how busy the machine was around the timed repetitions (sim/machine_load.h)
+  auto meta = read_meta(dir / "dispatcher-enqueue-burst.meta");
+  for (const char* key : {"load_before", "load_after", "probe_before_ms", "probe_after_ms"}) {
+    ASSERT_EQ(meta.count(key), 1U) << key;
+    EXPECT_GE(std::stod(meta[key]), 0) << key << " = " << meta[key];
+  }
+  for (const char* key : {"probe_before_ms", "probe_after_ms"}) {
+    EXPECT_GT(std::stod(meta[key]), 0) << key << " = " << meta[key];
+  }
 }
 
 TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -214,7 +215,14 @@ TEST(Check, AParameterAddedAtOneValueIsPairedWithANote) {
   Fixture f;
   const ResultRows committed = result_rows(f.table());
   f.scenario.param_columns = {"x", "file"};
-  for (auto& point : f.scenario.grid) point.column_values.push_back(""), point.column_labels.push_back("");
+  std::vector<GridPoint> points;
+  for (size_t p = 0; p < f.scenario.grid.size(); ++p) {
+    GridPoint point = f.scenario.grid[p];
+    point.column_values.push_back("");
+    point.column_labels.push_back("");
+    points.push_back(std::move(point));
+  }
+  f.scenario.grid = Grid::of(points);
   auto added = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {},
                             Scope::kSame, "committed", "now");
   EXPECT_TRUE(added.pass()) << (added.grid_changes.empty() ? "" : added.grid_changes[0]);
@@ -502,6 +510,70 @@ TEST(Compare, RefusesDifferentScenariosAndMalformedFiles) {
       << malformed.err;
 }
 
+// Every file under `dir` (relative path -> content).
+std::map<std::string, std::string> files_under(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file())
+      files[fs::relative(entry.path(), dir).string()] = testing::read_file(entry.path());
+  }
+  return files;
+}
+
+// A folder of shipped scenarios holding one small headline scenario of the pingpong study (a second of
+// runs), for the reproduce tests: PERFLAB_SCENARIOS points perflab at it.
+struct OneHeadline {
+  TempDir scenarios, results;
+  std::map<std::string, std::string> env;
+  OneHeadline() {
+    fs::create_directories(scenarios / "pingpong");
+    testing::write_file(scenarios / "pingpong" / "small.toml",
+                        "[scenario]\nname = \"pingpong-small\"\nstudy = \"pingpong\"\nheadline = true\nseeds = 2\n"
+                        "[network]\nlatency = \"uniform(5ms, 25ms)\"\nbandwidth = \"100MBps\"\n"
+                        "[sweep]\nrequests = [3, 30]\n");
+    env = {{"PERFLAB_SCENARIOS", scenarios.path().string()}, {"PERFLAB_RESULTS", results.path().string()}};
+  }
+};
+
+// A user's `reproduce` writes its own folder (CSV files, README.md, the site) and says which page to
+// open; the committed results/ stay byte for byte as they were.
+TEST(Reproduce, WritesItsOwnFolderAndLeavesTheCommittedResultsAlone) {
+  OneHeadline headline;
+  TempDir out;
+  fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", headline.results / "prefetch",
+           fs::copy_options::recursive);
+  auto before = files_under(headline.results.path());
+  auto run = run_perflab("reproduce --out " + out.path().string(), headline.env);
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (const char* file : {"pingpong/pingpong-small.csv", "pingpong/pingpong-small.meta", "README.md",
+                           "index.html", "pingpong.html"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  EXPECT_NE(run.err.find("open " + (out / "index.html").string()), std::string::npos) << run.err;
+  EXPECT_EQ(files_under(headline.results.path()), before);
+}
+
+// The maintainer's `reproduce --update` prints what moved against the committed results, then replaces
+// them: results with one metric doubled are caught, named, and rewritten from the fresh runs.
+TEST(Reproduce, UpdateSaysWhatMovedThenRewritesTheResults) {
+  OneHeadline headline;
+  auto first = run_perflab("reproduce --update", headline.env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_NE(first.out.find("pingpong: new"), std::string::npos) << first.out;
+  fs::path csv = headline.results / "pingpong" / "pingpong-small.csv";
+  std::string fresh = testing::read_file(csv);
+  EXPECT_TRUE(fs::exists(headline.results / "index.html"));
+
+  scale_metric(csv, "messages", 2);
+  auto update = run_perflab("reproduce --update", headline.env);
+  ASSERT_EQ(update.status, 0) << update.err;
+  EXPECT_NE(update.out.find("Against the committed results/"), std::string::npos) << update.out;
+  EXPECT_NE(update.out.find("| messages |"), std::string::npos) << update.out;
+  EXPECT_EQ(testing::read_file(csv), fresh);
+  auto check = run_perflab("check", headline.env);
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+  EXPECT_FALSE(fs::exists(headline.results / "check.txt"));  // a check records nothing unless asked
+}
+
 class CheckHeadline : public ::testing::TestWithParam<Headline> {};
 
 // `perflab check` end to end on a study's quick run: one seed's time moved by 0.1% and another metric's
@@ -547,6 +619,7 @@ TEST(Provenance, RunOutRecordsCommitBuildHostAndCommand) {
       << meta["command"];
   EXPECT_NE(meta["simgrid"].find('.'), std::string::npos);
   EXPECT_EQ(meta["date"].size(), std::string("2026-12-01T21:30:00Z").size()) << meta["date"];
+  EXPECT_EQ(meta.count("load_before"), 0U);  // recorded around micro-engine timings only
 }
 
 }  // namespace

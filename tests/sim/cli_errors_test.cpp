@@ -86,6 +86,8 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
       {"describe", "NAME is required"},
       {"describe nosuchstudy", "unknown study \"nosuchstudy\""},
       {"reproduce nosuchstudy", "unknown study \"nosuchstudy\""},
+      {"reproduce --update --out " + (dir / "r").string(), "--update rewrites results/ and --out"},
+      {"check prefetch --record", "--record keeps the verdict of the whole gate"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args);

@@ -4,6 +4,7 @@ run record and files). What is study-specific (the headline ratio, which plots, 
 onto a scenario's columns) comes from scenarios/<study>/page.py when the study has one; everything else is
 read from the committed files, so a new study gets a page with no change here."""
 import math
+import os
 import re
 from html import escape
 from pathlib import Path
@@ -67,6 +68,8 @@ def python_value(value):
 class StudySite:
     def __init__(self, results: Path, scenarios_dir: Path, study: str):
         self.results, self.study = results, study
+        # links to scenario files: "../scenarios" beside the committed results/, further from out/reproduce/
+        self.scenarios_href = os.path.relpath(scenarios_dir, results).replace(os.sep, "/")
         self.scenarios = data.load_study(results / study)
         self.reference, self.reference_notes = data.reference(scenarios_dir, study)
         self.module = load_study_script(scenarios_dir, study, "page.py")
@@ -273,7 +276,7 @@ class StudySite:
                        "</details>")
         links = [f"<a href=\"{escape(path)}\">{escape(label)}</a>" for label, path in s.files()]
         if meta.get("file"):
-            links.append(f"<a href=\"../scenarios/{escape(meta['file'])}\">scenario file</a>")
+            links.append(f"<a href=\"{self.scenarios_href}/{escape(meta['file'])}\">scenario file</a>")
         out.append("<p class=\"files\">Files: " + " · ".join(links) + "</p>")
         for timeline in s.timelines():
             out.append(f"<p class=\"files\">Timeline: <a href=\"{escape(timeline)}\">{escape(timeline)}</a> "
@@ -293,7 +296,7 @@ class StudySite:
                         f", the seed <b>{ratio(head['seed'])}</b></p>")
         if self.reference is not None:
             body.append("<h2>The seed's published numbers</h2>\n<p class=\"note\">" + escape(
-                " ".join(self.reference_notes)) + f" (<a href=\"../scenarios/{self.study}/reference.csv\">"
+                " ".join(self.reference_notes)) + f" (<a href=\"{self.scenarios_href}/{self.study}/reference.csv\">"
                 "reference.csv</a>)</p>\n" + table(
                 list(self.reference.columns),
                 [[escape(value_text(python_value(v))) if not pd.isna(v) else "" for v in r]
@@ -321,12 +324,54 @@ def provenance_text(values: dict) -> str:
     return " ".join(parts) or "no run record"
 
 
+def ran_cell(values: dict) -> str:
+    """The index's provenance: commit and date in sight, the rest (host, compiler, executable's hash) folded."""
+    if not values:
+        return "no run record"
+    commits = ", ".join(c[:12] for c in values.get("commit", []))
+    dates = values.get("date", [])
+    when = dates[0][:10] if len(dates) == 1 else f"{dates[0][:10]} to {dates[-1][:10]}" if dates else "?"
+    dirty = " + changes" if "true" in values.get("dirty", []) else ""
+    rest = {k: v for k, v in values.items() if k not in ("commit", "date")}
+    return (f"<code>{escape(commits or '?')}</code>{dirty} · {escape(when)}"
+            f"<details><summary>record</summary>{provenance_text(rest)}</details>")
+
+
+def machine_state(meta: dict) -> str:
+    """Quiet or loaded, from the load average and probe loop a micro-engine run records before and after
+    its repetitions (sim/machine_load.h): loaded when more tasks were runnable than the host has cores."""
+    if "load_before" not in meta:
+        return "machine load not recorded"
+    cores = re.search(r"(\d+) cores", meta.get("host", ""))
+    cores = int(cores.group(1)) if cores else 1
+    before, after = float(meta["load_before"]), float(meta.get("load_after", meta["load_before"]))
+    state = "loaded" if max(before, after) > cores else "quiet"
+    return (f"machine {state}: load {before:.1f} → {after:.1f} on {cores} cores, probe loop "
+            f"{meta.get('probe_before_ms', '?')} → {meta.get('probe_after_ms', '?')} ms")
+
+
+def timing_notes(site) -> list:
+    """For each micro-engine scenario: how far its timed repetitions spread ((max − min) / median per
+    point) and whether the machine was quiet or loaded while they ran."""
+    notes = []
+    for s in site.scenarios:
+        if s.meta.get("engine") != "micro" or s.repetitions.empty:
+            continue
+        keys = [c for c in s.repetitions.columns if c not in ("repetition", "seconds")]
+        seconds = s.repetitions.groupby(keys, dropna=False)["seconds"]
+        spread = ((seconds.max() - seconds.min()) / seconds.median()).dropna()
+        notes.append(f"{s.name}: repetitions spread {spread.median():.0%} (median of {len(spread)} points, "
+                     f"worst {spread.max():.0%}); {machine_state(s.meta)}")
+    return notes
+
+
 def index_html(studies: list, check: dict, nav: str) -> str:
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
             "networks and the real CPU, beside the numbers its pull request or ticket published. Written by "
-            "<code>perflab reproduce</code> from the CSV files under <code>results/</code>; rebuild with "
-            "<code>build/perflab reproduce --readme-only</code>.</p>"]
+            "<code>perflab reproduce</code> from the CSV files in this folder; rebuild with "
+            "<code>build/perflab reproduce --readme-only</code> (<code>--update</code> for "
+            "<code>results/</code>).</p>"]
     if check:
         passed = check.get("result") == "passed"
         scope = check.get("scope", "")
@@ -336,16 +381,19 @@ def index_html(studies: list, check: dict, nav: str) -> str:
                         f"{' with uncommitted changes' if check.get('dirty') == 'true' else ''}, "
                         f"{check.get('host', check.get('machine', '?'))}") + "</p>")
     else:
-        body.append("<p class=\"check\">No <code>perflab check</code> recorded (results/check.txt).</p>")
+        body.append("<p class=\"check\">No <code>perflab check</code> recorded here "
+                    "(<code>perflab check --record</code> writes results/check.txt).</p>")
     rows = []
     for site in studies:
         head = site.headline()
         ours = ratio(head["ours"]) if "ours" in head else "—"
         seed = ratio(head["seed"]) if "seed" in head else "—"
+        timing = "".join(f"<p class=\"timing\">{escape(note)}</p>" for note in timing_notes(site))
         rows.append([f"<a href=\"{site.study}.html\">{escape(site.study)}</a>",
-                     escape(head.get("finding", "")),
-                     escape(head.get("ratio", "")), ours, seed, provenance_text(site.provenance())])
-    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3))
+                     escape(head.get("finding", "")) + timing,
+                     escape(head.get("ratio", "")), ours, seed, ran_cell(site.provenance())])
+    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3)
+                .replace("<table>", "<table class=\"index\">", 1))
     body.append("<p class=\"note\">Hover a point on a study's plots for its value, its 95% interval and "
                 "every seed's value. Timelines open in Perfetto (see each study page).</p>")
     return page("perflab results", "\n".join(body), nav)

@@ -1,0 +1,8 @@
+// See source_tree.h.
+#include "sim/source_tree.h"
+
+namespace perflab {
+
+std::filesystem::path source_dir() { return PERFLAB_SOURCE_DIR; }
+
+}  // namespace perflab

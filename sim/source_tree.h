@@ -1,0 +1,12 @@
+// Where this build's checkout is: scenarios/, results/, analysis/ and out/ are found under it. Only
+// source_tree.cpp is compiled with the checkout's absolute path, so every other object file is the same
+// in any clone of the tree and a second clone builds from ccache.
+#pragma once
+
+#include <filesystem>
+
+namespace perflab {
+
+std::filesystem::path source_dir();
+
+}  // namespace perflab
