@@ -47,13 +47,13 @@ std::string first_error(const RunTable& table, size_t point) {
   return "";
 }
 
+}  // namespace
+
 Status write_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream out(file);
   out << text;
   return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }
-
-}  // namespace
 
 std::string rows_csv(const RunTable& table) {
   const Scenario& scenario = *table.scenario;
@@ -162,7 +162,7 @@ std::string summary_markdown(const RunTable& table) {
   auto shown = varying_columns(scenario);
   std::string out =
       "### " + scenario.name + " (" + scenario.study->name + ", " + engine_name(scenario.engine) + " engine";
-  out += scenario.engine == Engine::kSim
+  out += scenario.engine != Engine::kMicro
              ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
              : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";

@@ -95,7 +95,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
   } else {
     RunContext context{params, inputs, scenario.network,
                        derive_seed(row.seed, scenario.grid[point].identity, 0), timeline_ptr};
-    metrics = study.run_sim(context);
+    metrics = scenario.engine == Engine::kReal ? study.run_real(context) : study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
   if (status.ok() && timeline_ptr != nullptr) status = timeline.write(*options.timeline);

@@ -94,6 +94,7 @@ struct Study {
   std::vector<ParamSpec> params;
   std::vector<MetricSpec> metrics;        // what run_sim reports
   std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives (if it differs)
+  std::vector<MetricSpec> real_metrics;   // what run_real reports (if it differs)
   // Cross-parameter checks once a point's values are known (optional).
   std::function<Status(const Params&)> validate;
   // Runs in the parent process once per grid point before any run is forked (optional): loads inputs
@@ -105,6 +106,9 @@ struct Study {
   // Engines: a study provides one or both.
   std::function<Result<Metrics>(const RunContext&)> run_sim;
   std::function<Result<MicroWorkload>(const Params&, const PointInputs&)> setup_micro;
+  // The real engine: the same model objects as run_sim, in real processes and real time (sim/real/). Gets
+  // the same RunContext, so the same seeds and draws.
+  std::function<Result<Metrics>(const RunContext&)> run_real;
   // The headline report printed by `perflab reproduce` after the scenario's table (optional).
   std::function<std::string(const RunTable&)> headline_report;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
@@ -112,7 +116,9 @@ struct Study {
 
   const ParamSpec* find_param(const std::string& param) const;
   const std::vector<MetricSpec>& metrics_for(Engine engine) const {
-    return engine == Engine::kMicro && !micro_metrics.empty() ? micro_metrics : metrics;
+    if (engine == Engine::kMicro && !micro_metrics.empty()) return micro_metrics;
+    if (engine == Engine::kReal && !real_metrics.empty()) return real_metrics;
+    return metrics;
   }
 };
 

@@ -37,6 +37,10 @@ const Knobs<JobOptions>& knobs() {
     k.duration("server_cpu_per_class", &O::server_cpu_per_class,
                "controller CPU per class loaded or scanned");
     k.duration("client_cpu_per_class", &O::client_cpu_per_class, "agent CPU per class defined");
+    k.duration("exchange_overhead", &O::exchange_overhead,
+               "added to every request/reply exchange: 0 is an ideal transport; a calibration of the real "
+               "engine's late wake-ups and loopback cost (scenarios/prefetch/calibrate.toml, NOTES.md)")
+        .only(Engine::kSim);
     k.path("trace", &O::trace,
            "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
            "trace_order");
@@ -76,9 +80,17 @@ Study prefetch_study() {
       {"extra_fetches", "hits whose JAR was not downloaded yet: one extra fetch RPC each", true},
       {"duration_s", "simulated job duration"},
   };
+  // The real engine's duration is wall time; it also reports how late its sleeps woke (sim/real/).
+  study.real_metrics = study.metrics;
+  study.real_metrics.back() = {"duration_s", "wall-clock job duration (real engine)"};
+  study.real_metrics.insert(study.real_metrics.end(),
+                            {{"sleeps", "sleeps on a deadline in the future (both processes)"},
+                             {"oversleep_mean_s", "mean lateness of those sleeps' wake-ups"},
+                             {"oversleep_max_s", "largest lateness of a wake-up"}});
   study.prepare = prepare;
   study.prepare_reads = kInputParams;
   study.run_sim = run_jgit_job;
+  study.run_real = run_real_jgit_job;
   // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;

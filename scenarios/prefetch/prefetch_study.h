@@ -1,6 +1,6 @@
 // The `prefetch` study's pieces, registered together in prefetch_study.cpp: the knobs of a scenario and the
-// options they set, the simulated JGit job (jgit_job.cpp) and the PR-shaped headline report
-// (prefetch_report.cpp).
+// options they set, the simulated JGit job (jgit_job.cpp), the same job in real time (real_job.cpp) and the
+// PR-shaped headline report (prefetch_report.cpp).
 #pragma once
 
 #include <string>
@@ -26,6 +26,7 @@ struct JobOptions {
   Distribution rpc_delay = *Distribution::parse("uniform(0ms, 250ms)", Quantity::kDuration, {});
   double server_cpu_per_class = 50e-6;   // seconds
   double client_cpu_per_class = 100e-6;  // seconds
+  double exchange_overhead = 0;          // seconds, sim only: a calibration against the real engine
   std::string trace = "data/jgit-clone.classload.log";
   std::vector<std::string> classpath = {"data/jgit-clone.classpath"};
 };
@@ -33,7 +34,13 @@ struct JobOptions {
 // The study's knobs, each bound to the member of JobOptions it sets.
 const Knobs<JobOptions>& knobs();
 
-Result<Metrics> run_jgit_job(const RunContext& context);
+// The random streams of a run, shared by the two engines so that they draw the same delays.
+constexpr uint64_t kRpcDelayStream = 1;      // rpc_delay before each class-loading RPC
+constexpr uint64_t kJarDelayStream = 2;      // the JAR downloads' injected delays (delay_jar_downloads)
+constexpr uint64_t kReplyLatencyStream = 3;  // real engine: the controller's replies' latency draws
+
+Result<Metrics> run_jgit_job(const RunContext& context);       // sim engine (jgit_job.cpp)
+Result<Metrics> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
 
