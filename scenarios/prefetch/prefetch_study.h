@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/prefetch/initiation_order.h"
@@ -34,10 +35,13 @@ struct JobOptions {
 // The study's knobs, each bound to the member of JobOptions it sets.
 const Knobs<JobOptions>& knobs();
 
-// The random streams of a run, shared by the two engines so that they draw the same delays.
-constexpr uint64_t kRpcDelayStream = 1;      // rpc_delay before each class-loading RPC
-constexpr uint64_t kJarDelayStream = 2;      // the JAR downloads' injected delays (delay_jar_downloads)
-constexpr uint64_t kReplyLatencyStream = 3;  // real engine: the controller's replies' latency draws
+// The named random streams of a run (sim/seeding.h), shared by the two engines so that they draw the same
+// delays.
+constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";  // before each class-loading RPC
+constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // before JAR downloads (delay_jar_downloads)
+// Real engine: the latency draws of the controller's replies (the agent's requests draw from the network's
+// own stream, as every message of the sim does).
+constexpr std::string_view kReplyLatencyStream = "prefetch.real.reply_latency";
 
 Result<Metrics> run_jgit_job(const RunContext& context);       // sim engine (jgit_job.cpp)
 Result<Metrics> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)

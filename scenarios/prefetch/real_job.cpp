@@ -238,7 +238,7 @@ Result<Metrics> run_real_jgit_job(const RunContext& context) {
   }
 
   real::DeadlineSleeper sleeper;
-  real::ShapedLink link(std::move(connection).value(), context.network, context.rng(kNetworkStream), sleeper);
+  real::ShapedLink link(std::move(connection).value(), context.network, context.rng(kNetworkLatencyStream), sleeper);
   prefetch::AgentStats agent;
   ControllerReport report;
   double duration_s = 0;
