@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 
 #include "tests/sim/cli_runner.h"
 
@@ -40,10 +42,16 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, cons
 }
 
 // This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER), so a controller
-// that outlived its agent would be found here: true when no child, live or dead, is left.
+// that outlived its agent would be found here. Orphans killed with their parent (PR_SET_PDEATHSIG, delivered
+// asynchronously) are reaped; true when no child is left alive within a second.
 bool no_process_left() {
-  int status = 0;
-  return waitpid(-1, &status, WNOHANG) == -1 && errno == ECHILD;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid == -1 && errno == ECHILD) return true;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
+  }
+  return false;
 }
 
 class RealEngine : public ::testing::Test {

@@ -69,7 +69,7 @@ TEST(LoopbackSocket, ListensOnLoopbackOnlyAndCarriesFramesWhole) {
   EXPECT_EQ((*frame)->due_ns, 99);
   EXPECT_EQ((*frame)->payload, big);
 
-  client->reset();  // a clean close between frames: no frame, no error
+  client.value().reset();  // a clean close between frames: no frame, no error
   auto end = receive_frame(server->get(), 5000);
   ASSERT_TRUE(end.ok());
   EXPECT_FALSE(end->has_value());
