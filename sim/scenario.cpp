@@ -326,6 +326,23 @@ struct Loader {
           spec.ratios.push_back({(*pair)[0], (*pair)[1]});
         }
         if (array == nullptr) return error_at(where_of(file, *value), "[validate] ratios must be a list of pairs");
+      } else if (key == "pairs") {
+        const auto* array = value->as_array();
+        const auto& known = study.metrics_for(scenario.engine);
+        auto is_metric = [&](const std::string& name) {
+          return std::any_of(known.begin(), known.end(), [&](const auto& m) { return m.name == name; });
+        };
+        for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
+          auto triple = strings(*array->get(i), key);
+          if (!triple.ok() || triple->size() != 3 || !is_metric((*triple)[1]) || !is_metric((*triple)[2])) {
+            return error_at(where_of(file, *value),
+                            "[validate] pairs must be [\"NAME\", \"MODEL_METRIC\", \"REAL_METRIC\"] with "
+                            "metrics of study " + study.name + " on the " + engine_name(scenario.engine) +
+                            " engine");
+          }
+          spec.pairs.push_back({(*triple)[0], (*triple)[1], (*triple)[2]});
+        }
+        if (array == nullptr) return error_at(where_of(file, *value), "[validate] pairs must be a list");
       } else if (key == "calibration") {
         const auto* table = value->as_table();
         if (table == nullptr)
@@ -343,8 +360,8 @@ struct Loader {
       } else {
         return error_at(where_of(file, *value),
                         "unknown key \"" + key + "\" in [validate], expected one of: metrics, repetitions, "
-                        "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, calibration, "
-                        "calibration_scenario");
+                        "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, pairs, "
+                        "calibration, calibration_scenario");
       }
       if (!s.ok()) return s;
     }

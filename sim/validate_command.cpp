@@ -2,7 +2,8 @@
 // engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
 // far apart they are (sim/validation.h). The real engine runs R passes over the grid one after another, one
 // run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
-// [validate] table are set on the sim side only, and printed.
+// [validate] table are set on the sim side only, and printed. A study whose check replays each real run
+// into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "sim/commands.h"
 #include "sim/outputs.h"
 #include "sim/stats/stats.h"
+#include "sim/value_format.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -66,60 +68,65 @@ struct StudyOutcome {
   std::optional<ValidationReport> report;
 };
 
-StudyOutcome validate_study(const std::string& study, bool quick, const std::vector<Override>& sets) {
-  auto file = validation_file(study);
-  if (!file) {
-    fail_input("study \"" + study + "\" has no validation scenario, expected " +
-               (scenarios_dir() / study / "validate.toml").string());
-    return {kExitBadInput, {}};
+// The report's skeleton: the scenario's points, no values yet.
+ValidationInput skeleton(const Scenario& scenario, const ValidateSpec& spec, std::vector<std::string> metrics) {
+  ValidationInput input;
+  input.scenario = scenario.name;
+  input.column_names = scenario.param_columns;
+  input.metrics = std::move(metrics);
+  input.spec = spec;
+  input.points.resize(scenario.grid.size());
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    input.points[p].columns = scenario.grid[p].column_values;
+    input.points[p].labels = scenario.grid[p].column_labels;
+    input.points[p].real.resize(input.metrics.size());
   }
-  std::vector<Override> overrides;
-  if (quick) {
-    auto plain = load_scenario(*file, {});
-    if (!plain.ok()) return {fail_input(plain.status().message()), {}};
-    overrides = plain->quick;
+  return input;
+}
+
+// Runs `scenario` R times, one pass over the grid after another; nullopt with the exit status if it could not.
+std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int repetitions, int& status) {
+  std::vector<RunTable> passes;
+  for (int r = 0; r < repetitions; ++r) {
+    auto pass = run_scenario(scenario, run_options_for(scenario, 1));
+    if (!pass.ok()) {
+      status = fail_input(pass.status().message());
+      return std::nullopt;
+    }
+    if (pass->interrupted) {
+      status = kExitInterrupted;
+      return std::nullopt;
+    }
+    passes.push_back(std::move(pass).value());
   }
-  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  return passes;
+}
+
+// Sim against real: the sim once, then R real passes, the same seeds.
+StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>& overrides,
+                              const ValidateSpec& spec, ValidationInput& input, std::vector<RunTable>& passes,
+                              bool& failed_runs) {
   auto with = [&](const char* engine, const std::vector<std::pair<std::string, std::string>>& extra) {
     std::vector<Override> all = overrides;
     all.push_back({"scenario.engine", std::string("\"") + engine + "\""});
     for (const auto& [key, value] : extra) all.push_back({key, value});
-    return load_scenario(*file, all);
+    return load_scenario(file, all);
   };
   auto real = with("real", {});
   if (!real.ok()) return {fail_input(real.status().message()), {}};
-  if (!real->validate) {
-    return {fail_input(file->string() + ": no [validate] table, expected the criteria to judge by"), {}};
-  }
-  const ValidateSpec& spec = *real->validate;
   auto sim = with("sim", spec.calibration);
   if (!sim.ok()) return {fail_input(sim.status().message()), {}};
-
-  std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", study.c_str(),
+  std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", real->name.c_str(),
                real->grid.size(), real->seeds, spec.repetitions);
-  auto start = std::chrono::steady_clock::now();
   auto sim_table = run_scenario(*sim, run_options_for(*sim, 0));
   if (!sim_table.ok()) return {fail_input(sim_table.status().message()), {}};
   if (sim_table->interrupted) return {kExitInterrupted, {}};
-  std::vector<RunTable> passes;
-  for (int r = 0; r < spec.repetitions; ++r) {
-    auto pass = run_scenario(*real, run_options_for(*real, 1));
-    if (!pass.ok()) return {fail_input(pass.status().message()), {}};
-    if (pass->interrupted) return {kExitInterrupted, {}};
-    passes.push_back(std::move(pass).value());
-  }
+  int status = 0;
+  auto real_passes = passes_of(*real, spec.repetitions, status);
+  if (!real_passes) return {status, {}};
+  passes = std::move(*real_passes);
 
-  ValidationInput input;
-  input.scenario = real->name;
-  input.column_names = real->param_columns;
-  input.metrics = spec.metrics;
-  input.spec = spec;
-  input.points.resize(real->grid.size());
-  for (size_t p = 0; p < real->grid.size(); ++p) {
-    input.points[p].columns = real->grid[p].column_values;
-    input.points[p].labels = real->grid[p].column_labels;
-    input.points[p].real.resize(spec.metrics.size());
-  }
+  input = skeleton(*real, spec, spec.metrics);
   for (size_t m = 0; m < spec.metrics.size(); ++m) {
     auto sims = point_means(*sim_table, spec.metrics[m]);
     for (size_t p = 0; p < sims.size(); ++p) input.points[p].sim.push_back(sims[p]);
@@ -140,12 +147,78 @@ StudyOutcome validate_study(const std::string& study, bool quick, const std::vec
     input.notes.push_back("calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
                           (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
   }
-  if (auto note = oversleep_note(passes); !note.empty()) input.notes.push_back(note);
-  bool failed_runs = false;
   if (auto note = failures(*sim_table, "sim"); !note.empty()) {
     input.notes.push_back(note);
     failed_runs = true;
   }
+  return {0, {}};
+}
+
+// Same-run mode: the scenario in its own engine R times; each row holds both the model's value and the
+// real one of the same run (pipe: the kernel's reads and the model's on that run's recorded writes).
+StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, ValidationInput& input,
+                      std::vector<RunTable>& passes) {
+  std::fprintf(stderr, "validate %s: %zu points, %d passes of the same-run check\n", scenario.name.c_str(),
+               scenario.grid.size(), spec.repetitions);
+  int status = 0;
+  auto runs = passes_of(scenario, spec.repetitions, status);
+  if (!runs) return {status, {}};
+  passes = std::move(*runs);
+  std::vector<std::string> names;
+  for (const auto& pair : spec.pairs) names.push_back(pair.name);
+  input = skeleton(scenario, spec, names);
+  for (size_t m = 0; m < spec.pairs.size(); ++m) {
+    std::vector<std::vector<double>> models(scenario.grid.size());
+    for (const auto& pass : passes) {
+      auto model = point_means(pass, spec.pairs[m].model);
+      auto real = point_means(pass, spec.pairs[m].real);
+      for (size_t p = 0; p < model.size(); ++p) {
+        if (std::isnan(model[p]) || std::isnan(real[p]) || real[p] < 0) continue;
+        models[p].push_back(model[p]);
+        input.points[p].real[m].push_back(real[p]);
+      }
+    }
+    for (size_t p = 0; p < models.size(); ++p)
+      input.points[p].sim.push_back(models[p].empty() ? NAN : stats::quantile(models[p], 0.5));
+  }
+  std::vector<std::string> pairs;
+  for (const auto& pair : spec.pairs) pairs.push_back(pair.name + ": " + pair.model + " against " + pair.real);
+  input.notes.push_back(fmt::format("same run: the model replays each real run ({} engine, {} passes); "
+                                    "sim = the model's median over the passes, real = the real median with its "
+                                    "95% order-statistic interval; {}",
+                                    engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
+  return {0, {}};
+}
+
+StudyOutcome validate_study(const std::string& study, bool quick, const std::vector<Override>& sets) {
+  auto file = validation_file(study);
+  if (!file) {
+    fail_input("study \"" + study + "\" has no validation scenario, expected " +
+               (scenarios_dir() / study / "validate.toml").string());
+    return {kExitBadInput, {}};
+  }
+  std::vector<Override> overrides;
+  if (quick) {
+    auto plain = load_scenario(*file, {});
+    if (!plain.ok()) return {fail_input(plain.status().message()), {}};
+    overrides = plain->quick;
+  }
+  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  auto scenario = load_scenario(*file, overrides);
+  if (!scenario.ok()) return {fail_input(scenario.status().message()), {}};
+  if (!scenario->validate) {
+    return {fail_input(file->string() + ": no [validate] table, expected the criteria to judge by"), {}};
+  }
+  const ValidateSpec& spec = *scenario->validate;
+
+  auto start = std::chrono::steady_clock::now();
+  ValidationInput input;
+  std::vector<RunTable> passes;
+  bool failed_runs = false;
+  StudyOutcome ran = spec.pairs.empty() ? sim_against_real(*file, overrides, spec, input, passes, failed_runs)
+                                        : same_run(*scenario, spec, input, passes);
+  if (ran.status != 0) return ran;
+  if (auto note = oversleep_note(passes); !note.empty()) input.notes.push_back(note);
   for (const auto& pass : passes) {
     if (auto note = failures(pass, "real"); !note.empty()) {
       input.notes.push_back(note);

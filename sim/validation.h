@@ -27,12 +27,21 @@ struct RatioSpec {
   std::string denominator;
 };
 
+// Same-run mode, for a study whose real runs are replayed into its model within one run (pipe's
+// linux-real): `name` compares metric `model` (the sim side) with metric `real` of the same rows.
+struct PairSpec {
+  std::string name;
+  std::string model;
+  std::string real;
+};
+
 // A scenario's [validate] table.
 struct ValidateSpec {
   std::vector<std::string> metrics = {"duration_s"};
   int repetitions = 5;  // real runs of each point (>= 5), spaced: one pass over the grid after another
   ValidationCriteria criteria;
   std::vector<RatioSpec> ratios;
+  std::vector<PairSpec> pairs;  // non-empty: same-run mode, the scenario's own engine, no sim run
   // Calibrated constants, set on the sim engine only (KEY = VALUE as for --set), and where they were
   // measured: a calibration scenario on points outside the validation grid.
   std::vector<std::pair<std::string, std::string>> calibration;

@@ -86,7 +86,8 @@ Study prefetch_study() {
   study.real_metrics.insert(study.real_metrics.end(),
                             {{"sleeps", "sleeps on a deadline in the future (both processes)"},
                              {"oversleep_mean_s", "mean lateness of those sleeps' wake-ups"},
-                             {"oversleep_max_s", "largest lateness of a wake-up"}});
+                             {"oversleep_max_s", "largest lateness of a wake-up"},
+                             {"realtime", "1 if the run's processes got real-time scheduling (SCHED_FIFO)"}});
   study.prepare = prepare;
   study.prepare_reads = kInputParams;
   study.run_sim = run_jgit_job;

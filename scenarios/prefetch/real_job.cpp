@@ -4,7 +4,8 @@
 // JARs. Every fetch3, fetch and JAR download is a request that carries the real bytes. Before each
 // class-loading RPC the agent really sleeps a draw from `rpc_delay` (the PR's patched Channel.send), from
 // the same stream as the sim, so the same draws in the same order; the link applies [network] in user space
-// (sim/real/shaped_link.h). Sleeps are on absolute deadlines and every run reports how late they woke.
+// (sim/real/shaped_link.h). Sleeps are on absolute deadlines and every run reports how late they woke; both
+// processes ask for real-time scheduling (sim/real/realtime.h) so that a loaded machine delays them less.
 #include <sys/wait.h>
 
 #include <atomic>
@@ -22,6 +23,7 @@
 #include "scenarios/prefetch/real_protocol.h"
 #include "sim/real/deadline_sleeper.h"
 #include "sim/real/peer_process.h"
+#include "sim/real/realtime.h"
 #include "sim/real/shaped_link.h"
 
 namespace perflab::prefetch_study {
@@ -223,6 +225,7 @@ Result<Metrics> run_real_jgit_job(const RunContext& context) {
   const JobOptions o = knobs().options(context.params);
   const auto& inputs = context.inputs.get<JGitInputs>();
 
+  const bool realtime = real::request_realtime_priority();  // before the threads and the controller exist
   auto listener = real::listen_loopback();
   if (!listener.ok()) return listener.status();
   const std::uint16_t port = listener->port;
@@ -283,6 +286,7 @@ Result<Metrics> run_real_jgit_job(const RunContext& context) {
       {"sleeps", static_cast<double>(oversleep.sleeps)},
       {"oversleep_mean_s", oversleep.mean_s()},
       {"oversleep_max_s", static_cast<double>(oversleep.max_ns) * 1e-9},
+      {"realtime", realtime ? 1.0 : 0.0},
   };
 }
 
