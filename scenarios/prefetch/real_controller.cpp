@@ -39,8 +39,7 @@ class Controller {
  public:
   Controller(const JGitInputs& inputs, const JobOptions& options, prefetch::Classpath classpath,
              std::vector<std::string> jar_paths)
-      : inputs_(inputs),
-        options_(options),
+      : options_(options),
         classpath_(std::move(classpath)),
         jar_paths_(std::move(jar_paths)),
         server_(inputs.graph, options.server) {}
@@ -97,7 +96,6 @@ class Controller {
     return std::pair{kClasses, encode_classes(wire)};
   }
 
-  const JGitInputs& inputs_;
   const JobOptions& options_;
   prefetch::Classpath classpath_;
   std::vector<std::string> jar_paths_;

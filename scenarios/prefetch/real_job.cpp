@@ -6,9 +6,6 @@
 // the same stream as the sim, so the same draws in the same order; the link applies [network] in user space
 // (sim/real/shaped_link.h). Sleeps are on absolute deadlines and every run reports how late they woke; both
 // processes ask for real-time scheduling (sim/real/realtime.h) so that a loaded machine delays them less.
-#include <sys/wait.h>
-
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>

@@ -98,3 +98,17 @@ def test_a_plot_shows_every_seed_and_the_seed_s_numbers(site):
     assert picture.count('class="point seed-published"') == len(published)
     first = runs.iloc[0]
     assert f"seed {first['seed']}: duration_s = {first['duration_s']:.4g}" in picture
+
+
+def test_a_validated_study_shows_sim_against_real(site):
+    """`perflab validate --out results/<study>`'s files appear on the study's page: a scatter of real against
+    sim with the diagonal, one dot per point, and the error table with its verdict."""
+    for csv in sorted(site.glob("*/*.validate.csv")):
+        page = (site / f"{csv.parent.name}.html").read_text()
+        name = csv.name[: -len(".validate.csv")]
+        assert f"Sim against real: {name}" in page
+        assert 'class="diagonal"' in page
+        points = len(csv.read_text().strip().splitlines()) - 1
+        section = page[page.index(f"Sim against real: {name}"):]
+        assert section.count('<circle class="point"') >= points
+        assert "Verdict:" in section
