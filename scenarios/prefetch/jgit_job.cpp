@@ -189,18 +189,10 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   });
   world.run();
 
-  const auto& agent = loader.stats();
-  return Metrics{
-      {"rpcs", static_cast<double>(agent.rpcs)},
-      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
-      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
-      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
-      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
-      {"server_classes_loaded", static_cast<double>(server.stats().classes_loaded)},
-      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
-      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
-      {"duration_s", job_end},
-  };
+  Metrics metrics = job_metrics(loader.stats(), server.stats());
+  metrics["duration_s"] = job_end;
+  return metrics;
+
 }
 
 }  // namespace perflab::prefetch_study

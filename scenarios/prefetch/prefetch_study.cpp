@@ -52,6 +52,19 @@ const Knobs<JobOptions>& knobs() {
   return knobs;
 }
 
+Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server) {
+  return Metrics{
+      {"rpcs", static_cast<double>(agent.rpcs)},
+      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
+      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
+      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
+      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
+      {"server_classes_loaded", static_cast<double>(server.classes_loaded)},
+      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
+      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
+  };
+}
+
 namespace {
 
 // Reads the trace and the JARs of the point once, before any run is forked; bad files are input errors.

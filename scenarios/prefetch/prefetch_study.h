@@ -43,6 +43,10 @@ constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // before JA
 // own stream, as every message of the sim does).
 constexpr std::string_view kReplyLatencyStream = "prefetch.real.reply_latency";
 
+// The counts both engines report, from the agent's and the controller's counters (duration_s is each
+// engine's own).
+Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server);
+
 Result<Metrics> run_jgit_job(const RunContext& context);       // sim engine (jgit_job.cpp)
 Result<Metrics> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
 std::string depth_report(const RunTable& table);

@@ -270,21 +270,14 @@ Result<Metrics> run_real_jgit_job(const RunContext& context) {
 
   real::OversleepStats oversleep = sleeper.stats();
   oversleep.add(report.oversleep);
-  return Metrics{
-      {"rpcs", static_cast<double>(agent.rpcs)},
-      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
-      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
-      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
-      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
-      {"server_classes_loaded", static_cast<double>(report.server.classes_loaded)},
-      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
-      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
-      {"duration_s", duration_s},
-      {"sleeps", static_cast<double>(oversleep.sleeps)},
-      {"oversleep_mean_s", oversleep.mean_s()},
-      {"oversleep_max_s", static_cast<double>(oversleep.max_ns) * 1e-9},
-      {"realtime", realtime ? 1.0 : 0.0},
-  };
+  Metrics metrics = job_metrics(agent, report.server);
+  metrics["duration_s"] = duration_s;
+  metrics["sleeps"] = static_cast<double>(oversleep.sleeps);
+  metrics["oversleep_mean_s"] = oversleep.mean_s();
+  metrics["oversleep_max_s"] = static_cast<double>(oversleep.max_ns) * 1e-9;
+  metrics["realtime"] = realtime ? 1.0 : 0.0;
+  return metrics;
+
 }
 
 }  // namespace perflab::prefetch_study

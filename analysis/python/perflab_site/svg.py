@@ -111,6 +111,19 @@ def wants_log(values) -> bool:
     return len(positive) >= 2 and max(positive) / min(positive) >= 50
 
 
+def frame(title, ya) -> list:
+    """The start of a plot's SVG: the document, its title, the plotting area and the y axis's grid."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {W} {H}" width="{W}" '
+           f'height="{H}" font-family="sans-serif" font-size="11">',
+           f'<title>{escape(title)}</title>',
+           f'<rect x="{ML}" y="{MT}" width="{W - ML - MR}" height="{H - MT - MB}" fill="#fff" stroke="#999"/>']
+    for value, label in ya.ticks():
+        y = ya.pos(value)
+        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e6e6"/>'
+                   f'<text x="{ML - 5}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+    return out
+
+
 def plot(title, x_name, y_name, series, reference=(), logx=None, logy=None, x_unit=None, y_unit=None) -> str:
     """series: [{"label", "points": [{"x", "mean", "low", "high", "tip", "seeds": [(which, value)]}]}]
     (which: "seed 3", or "repetition 2" for a micro-engine point);
@@ -127,14 +140,7 @@ def plot(title, x_name, y_name, series, reference=(), logx=None, logy=None, x_un
         xa = Axis(xs, ML, W - MR, categories=list(dict.fromkeys(xs)))
     logy = wants_log(ys) if logy is None else logy
     ya = Axis(ys, H - MB, MT, log=logy and all(v > 0 for v in ys), unit=y_unit)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {W} {H}" width="{W}" '
-           f'height="{H}" font-family="sans-serif" font-size="11">',
-           f'<title>{escape(title)}</title>',
-           f'<rect x="{ML}" y="{MT}" width="{W - ML - MR}" height="{H - MT - MB}" fill="#fff" stroke="#999"/>']
-    for value, label in ya.ticks():
-        y = ya.pos(value)
-        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e6e6"/>'
-                   f'<text x="{ML - 5}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+    out = frame(title, ya)
     xticks = xa.ticks()
     slot = (W - ML - MR) / max(len(xticks), 1)
     tilt = any(len(label) * 6.2 > slot for _, label in xticks)
@@ -213,14 +219,7 @@ def scatter_diagonal(title, x_name, y_name, points, unit=None) -> str:
     lo, hi = min(values + [0.0]), max(values)
     xa = Axis([lo, hi], ML, W - MR, unit=unit)
     ya = Axis([lo, hi], H - MB, MT, unit=unit)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {W} {H}" width="{W}" '
-           f'height="{H}" font-family="sans-serif" font-size="11">',
-           f'<title>{escape(title)}</title>',
-           f'<rect x="{ML}" y="{MT}" width="{W - ML - MR}" height="{H - MT - MB}" fill="#fff" stroke="#999"/>']
-    for value, label in ya.ticks():
-        y = ya.pos(value)
-        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e6e6"/>'
-                   f'<text x="{ML - 5}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+    out = frame(title, ya)
     for value, label in xa.ticks():
         x = xa.pos(value)
         out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{MT}" y2="{H - MB}" stroke="#eee"/>'
