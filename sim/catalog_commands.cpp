@@ -52,9 +52,9 @@ int cmd_describe(const std::string& name) {
     named = scenario->study;
   }
   const Study* study = *named;
-  std::printf("Study %s: %s\n\nEngines: %s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
+  std::printf("Study %s: %s\n\nEngines: %s%s%s\n\nParameters ([params], [sweep] or [[case]]):\n",
               study->name.c_str(), study->description.c_str(), study->run_sim ? "sim " : "",
-              study->setup_micro ? "micro" : "");
+              study->setup_micro ? "micro " : "", study->run_real ? "real" : "");
   for (const auto& p : study->params) {
     std::string type = type_name(p.type);
     if (p.type == ParamType::kChoice) {
@@ -67,10 +67,11 @@ int cmd_describe(const std::string& name) {
     std::printf("\nMetrics of the sim engine (CSV columns):\n");
     for (const auto& m : study->metrics) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
   }
-  if (study->setup_micro) {
-    std::printf("\nMetrics of the micro engine (CSV columns):\n");
-    for (const auto& m : study->metrics_for(Engine::kMicro))
-      std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+  for (auto [engine, present] : {std::pair{Engine::kMicro, bool(study->setup_micro)},
+                                  std::pair{Engine::kReal, bool(study->run_real)}}) {
+    if (!present) continue;
+    std::printf("\nMetrics of the %s engine (CSV columns):\n", engine_name(engine));
+    for (const auto& m : study->metrics_for(engine)) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
   }
   return 0;
 }

@@ -167,6 +167,19 @@ int cli_main(int argc, char** argv) {
                     "Fail (exit 1) when a row (point × seed) of one folder is not in the other; by default "
                     "the rows both hold are compared and the coverage is reported");
 
+  std::vector<std::string> validate_sets;
+  std::string validate_out;
+  auto* validate = app.add_subcommand(
+      "validate",
+      "Sim against real: run each study's scenarios/<study>/validate.toml in the sim and the real engine "
+      "with the same seeds (R spaced real repetitions per point), print per point sim, real median with "
+      "its 95% interval and ln(real/sim), per scenario the errors, headline ratios, Spearman rho, "
+      "oversleep and the verdict against its [validate] criteria; exit 1 when one fails");
+  validate->add_option("STUDY", studies, "Only these studies (default: every study with a validate.toml)");
+  validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario (a smaller grid)");
+  validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
+  validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");
+
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
       "capture",
@@ -244,6 +257,7 @@ int cli_main(int argc, char** argv) {
     }
     return status;
   }
+  if (*validate) return cmd_validate(studies, quick, validate_sets, validate_out);
   if (*compare)
     return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,
                        compare_all);

@@ -48,7 +48,7 @@ int cmd_rows(const RunFlags& flags, const std::string& tasks_text, const std::st
              const std::string& dir);
 int cmd_merge(const std::vector<std::string>& dirs, const std::string& out, const std::string& format);
 // The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
-// a time for the micro engine, whose timings must not share the CPU), progress on a terminal.
+// a time for the micro and real engines, whose timings must not share the CPU), progress on a terminal.
 RunOptions run_options_for(const Scenario& scenario, int jobs);
 // Runs one loaded scenario and writes its outputs to out_dir (if given); returns the exit status.
 int execute(const Scenario& scenario, const RunFlags& flags,
@@ -84,5 +84,10 @@ int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, boo
               const std::vector<std::string>& tolerance_flags);
 int cmd_compare(const std::string& a, const std::string& b, CompareOptions options, const std::string& format,
                 bool all);
+
+// validate_command.cpp: sim against real on each study's scenarios/<study>/validate.toml; exit 1 when a
+// criterion of its [validate] table fails or a run failed.
+int cmd_validate(const std::vector<std::string>& studies, bool quick, const std::vector<std::string>& sets,
+                 const std::string& out);
 
 }  // namespace perflab

@@ -57,11 +57,11 @@ Result<std::pair<const Study*, Engine>> study_of(const fs::path& csv, const Resu
     if (!study.ok())
       return Status::Error(fs::path(csv).replace_extension(".meta").string() + ": " +
                            study.status().message());
-    Engine engine = meta["engine"] == "micro" ? Engine::kMicro : Engine::kSim;
+    Engine engine = parse_engine(meta["engine"]).value_or(Engine::kSim);
     return std::pair{*study, engine};
   }
   for (const Study* study : all_studies()) {
-    for (Engine engine : {Engine::kSim, Engine::kMicro}) {
+    for (Engine engine : {Engine::kSim, Engine::kMicro, Engine::kReal}) {
       if (names_of(study->metrics_for(engine)) == rows.metric_columns) return std::pair{study, engine};
     }
   }

@@ -35,13 +35,13 @@ std::string first_error(const RunTable& table, size_t point) {
   return failed == last ? "" : failed->error;
 }
 
+}  // namespace
+
 Status write_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream out(file);
   out << text;
   return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }
-
-}  // namespace
 
 std::string rows_csv(const RunTable& table) {
   const Scenario& scenario = *table.scenario;
@@ -153,7 +153,7 @@ std::string summary_markdown(const RunTable& table) {
   auto shown = scenario.grid.varying_columns();
   std::string out =
       "### " + scenario.name + " (" + scenario.study->name + ", " + engine_name(scenario.engine) + " engine";
-  out += scenario.engine == Engine::kSim
+  out += scenario.engine != Engine::kMicro
              ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
              : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";

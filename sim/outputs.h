@@ -20,6 +20,9 @@ std::string summary_markdown(const RunTable& table);
 // The point's parameters that vary across the grid, "strategy=scan, n=64000" ("point 3" if none vary).
 std::string point_label(const Scenario& scenario, size_t point);
 
+// Writes `text` to `file`; the error names the file.
+Status write_file(const std::filesystem::path& file, const std::string& text);
+
 // Writes every output file of the run into `dir` (created if needed).
 Status write_outputs(const RunTable& table, const std::filesystem::path& dir);
 

@@ -124,10 +124,10 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
 }
 
 // The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
-// a time for the micro engine, whose timings must not share the CPU), progress on a terminal.
+// a time for the micro and real engines, whose timings must not share the CPU), progress on a terminal.
 RunOptions run_options_for(const Scenario& scenario, int jobs) {
   RunOptions options;
-  options.jobs = jobs > 0 ? jobs : (scenario.engine == Engine::kMicro ? 1 : default_jobs());
+  options.jobs = jobs > 0 ? jobs : (scenario.engine == Engine::kSim ? default_jobs() : 1);
   int cores = default_jobs();
   if (options.jobs > cores) {
     int capped = std::min(options.jobs, kJobsPerCore * cores);

@@ -125,7 +125,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {
     RunContext context{params, inputs, scenario.network, row.seed, timeline_ptr};
-    metrics = study.run_sim(context);
+    metrics = scenario.engine == Engine::kReal ? study.run_real(context) : study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
   if (status.ok() && timeline_ptr != nullptr) status = timeline.write(*options.timeline);

@@ -180,11 +180,13 @@ struct Loader {
     auto parsed_engine = parse_engine(engine);
     if (!parsed_engine) {
       return error_at(locate("scenario.engine", *table->get("engine")).where,
-                      "engine \"" + engine + "\" is unknown, expected \"sim\" or \"micro\"");
+                      "engine \"" + engine + "\" is unknown, expected \"sim\", \"micro\" or \"real\"");
     }
     scenario.engine = *parsed_engine;
-    bool supported =
-        scenario.engine == Engine::kSim ? bool(scenario.study->run_sim) : bool(scenario.study->setup_micro);
+    const Study& chosen = *scenario.study;
+    bool supported = scenario.engine == Engine::kSim    ? bool(chosen.run_sim)
+                     : scenario.engine == Engine::kReal ? bool(chosen.run_real)
+                                                        : bool(chosen.setup_micro);
     if (!supported) {
       return error_at(locate("scenario.engine", *table->get("engine")).where,
                       "study \"" + study_name + "\" has no " + engine + " engine driver");
@@ -263,6 +265,110 @@ struct Loader {
       }
       scenario.check_tolerances[key] = *tolerance;
     }
+    return Status::OK();
+  }
+
+  // [validate]: what `perflab validate` compares and the criteria it judges by (sim/validation.h).
+  Status load_validate_section() {
+    const auto* node = doc.root.get("validate");
+    if (node == nullptr) return Status::OK();
+    ValidateSpec spec;
+    const Study& study = *scenario.study;
+    auto number = [&](const toml::node& value, const std::string& key, double& out) -> Status {
+      std::optional<double> v = value.value<double>();
+      if (!v || !(*v >= 0)) return error_at(where_of(file, value), "[validate] " + key + " must be a number >= 0");
+      out = *v;
+      return Status::OK();
+    };
+    auto strings = [&](const toml::node& value, const std::string& key) -> Result<std::vector<std::string>> {
+      std::vector<std::string> out;
+      const auto* array = value.as_array();
+      if (array != nullptr) {
+        for (const auto& element : *array) {
+          if (!element.is_string()) break;
+          out.push_back(element.as_string()->get());
+        }
+      }
+      if (array == nullptr || out.size() != array->size() || out.empty())
+        return error_at(where_of(file, value), "[validate] " + key + " must be a non-empty list of strings");
+      return out;
+    };
+    for (const auto& [key, value] : in_file_order(*node->as_table())) {
+      Status s;
+      if (key == "metrics") {
+        auto names = strings(*value, key);
+        if (!names.ok()) return names.status();
+        for (const auto& name : *names) {
+          const auto& known = study.metrics_for(Engine::kSim);
+          if (std::none_of(known.begin(), known.end(), [&](const auto& m) { return m.name == name; })) {
+            return error_at(where_of(file, *value), "[validate] metric \"" + name + "\" is not a metric of study " +
+                                                        study.name + " (see perflab describe " + study.name + ")");
+          }
+        }
+        spec.metrics = *names;
+      } else if (key == "repetitions") {
+        if (!value->is_integer() || value->as_integer()->get() < 5)
+          return error_at(where_of(file, *value), "[validate] repetitions must be an integer >= 5");
+        spec.repetitions = static_cast<int>(value->as_integer()->get());
+      } else if (key == "mean_abs_log") {
+        s = number(*value, key, spec.criteria.mean_abs_log);
+      } else if (key == "max_abs_log") {
+        s = number(*value, key, spec.criteria.max_abs_log);
+      } else if (key == "ratio_tolerance") {
+        s = number(*value, key, spec.criteria.ratio_tolerance);
+      } else if (key == "spearman") {
+        s = number(*value, key, spec.criteria.spearman);
+      } else if (key == "ratios") {
+        const auto* array = value->as_array();
+        for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
+          auto pair = strings(*array->get(i), key);
+          if (!pair.ok() || pair->size() != 2) {
+            return error_at(where_of(file, *value),
+                            "[validate] ratios must be pairs [\"COLUMN=VALUE\", \"COLUMN=VALUE\"], numerator first");
+          }
+          spec.ratios.push_back({(*pair)[0], (*pair)[1]});
+        }
+        if (array == nullptr) return error_at(where_of(file, *value), "[validate] ratios must be a list of pairs");
+      } else if (key == "pairs") {
+        const auto* array = value->as_array();
+        const auto& known = study.metrics_for(scenario.engine);
+        auto is_metric = [&](const std::string& name) {
+          return std::any_of(known.begin(), known.end(), [&](const auto& m) { return m.name == name; });
+        };
+        for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
+          auto triple = strings(*array->get(i), key);
+          if (!triple.ok() || triple->size() != 3 || !is_metric((*triple)[1]) || !is_metric((*triple)[2])) {
+            return error_at(where_of(file, *value),
+                            "[validate] pairs must be [\"NAME\", \"MODEL_METRIC\", \"REAL_METRIC\"] with "
+                            "metrics of study " + study.name + " on the " + engine_name(scenario.engine) +
+                            " engine");
+          }
+          spec.pairs.push_back({(*triple)[0], (*triple)[1], (*triple)[2]});
+        }
+        if (array == nullptr) return error_at(where_of(file, *value), "[validate] pairs must be a list");
+      } else if (key == "calibration") {
+        const auto* table = value->as_table();
+        if (table == nullptr)
+          return error_at(where_of(file, *value), "[validate] calibration must be a table PARAM = VALUE");
+        for (const auto& [param, v] : in_file_order(*table)) {
+          if (study.find_param(param) == nullptr) return unknown_param(where_of(file, *v), param, study);
+          std::ostringstream text;
+          v->visit([&text](const auto& x) { text << x; });
+          spec.calibration.emplace_back("params." + param, text.str());
+        }
+      } else if (key == "calibration_scenario") {
+        if (!value->is_string())
+          return error_at(where_of(file, *value), "[validate] calibration_scenario must be a file name");
+        spec.calibration_source = value->as_string()->get();
+      } else {
+        return error_at(where_of(file, *value),
+                        "unknown key \"" + key + "\" in [validate], expected one of: metrics, repetitions, "
+                        "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, pairs, "
+                        "calibration, calibration_scenario");
+      }
+      if (!s.ok()) return s;
+    }
+    scenario.validate = spec;
     return Status::OK();
   }
 
@@ -501,11 +607,11 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
   const fs::path& file = loader.file;
   for (const auto& [key, node] : in_file_order(loader.doc.root)) {
     static const std::set<std::string> sections = {"scenario", "network", "params", "sweep",
-                                                   "case",     "quick",   "check"};
+                                                   "case",     "quick",   "check",  "validate"};
     if (sections.count(key) == 0) {
       return error_at(where_of(file, *node), "unknown section \"" + key +
-                                                 "\", expected scenario, network, params, sweep, case, quick "
-                                                 "or check");
+                                                 "\", expected scenario, network, params, sweep, case, quick, "
+                                                 "check or validate");
     }
     if (key != "case" && !node->is_table())
       return error_at(where_of(file, *node), "\"" + key + "\" must be a table");
@@ -526,7 +632,8 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
     if (!s.ok()) return s;
   }
   loader.scenario.file = file;
-  for (auto step : {&Loader::load_quick_section, &Loader::load_check_section, &Loader::load_network_section,
+  for (auto step : {&Loader::load_quick_section, &Loader::load_check_section, &Loader::load_validate_section,
+                    &Loader::load_network_section,
                     &Loader::load_fixed, &Loader::load_sweep, &Loader::load_cases, &Loader::expand_grid}) {
     s = (loader.*step)();
     if (!s.ok()) return s;

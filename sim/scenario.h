@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "sim/grid.h"
 #include "sim/params.h"
 #include "sim/study.h"
+#include "sim/validation.h"
 
 namespace perflab {
 
@@ -36,6 +38,7 @@ struct Scenario {
   bool slow = false;            // headline, but only with --full (minutes of real CPU)
   std::vector<Override> quick;  // [quick]: the overrides of `perflab check --quick` (fewer seeds, sizes)
   std::map<std::string, double> check_tolerances;  // [check]: relative tolerance per metric (sim/check.h)
+  std::optional<ValidateSpec> validate;             // [validate]: what `perflab validate` judges by
   int seeds = 1;
   uint64_t seed = 1;
   int repetitions = 5;         // micro engine: timed repetitions per point

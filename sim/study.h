@@ -92,6 +92,7 @@ struct Study {
   std::vector<ParamSpec> params;
   std::vector<MetricSpec> metrics;        // what run_sim reports
   std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives (if it differs)
+  std::vector<MetricSpec> real_metrics;   // what run_real reports (if it differs)
   // Parameters that follow from others, set in a point before its columns are written (optional): share's
   // file_size is its `file`'s size. An error is bad input, reported as validate's are.
   std::function<Status(Params&)> complete;
@@ -106,6 +107,9 @@ struct Study {
   // Engines: a study provides one or both.
   std::function<Result<Metrics>(const RunContext&)> run_sim;
   std::function<Result<MicroWorkload>(const Params&, const PointInputs&)> setup_micro;
+  // The real engine: the same model objects as run_sim, in real processes and real time (sim/real/). Gets
+  // the same RunContext, so the same seeds and draws.
+  std::function<Result<Metrics>(const RunContext&)> run_real;
   // The headline report printed by `perflab reproduce` after the scenario's table (optional).
   std::function<std::string(const RunTable&)> headline_report;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
@@ -113,7 +117,9 @@ struct Study {
 
   const ParamSpec* find_param(const std::string& param) const;
   const std::vector<MetricSpec>& metrics_for(Engine engine) const {
-    return engine == Engine::kMicro && !micro_metrics.empty() ? micro_metrics : metrics;
+    if (engine == Engine::kMicro && !micro_metrics.empty()) return micro_metrics;
+    if (engine == Engine::kReal && !real_metrics.empty()) return real_metrics;
+    return metrics;
   }
 };
 

@@ -23,8 +23,6 @@ namespace {
 namespace s4u = simgrid::s4u;
 using prefetch::SentClass;
 
-constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";
-constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // the JAR downloads' injected delays (delay_jar_downloads)
 constexpr double kRequestBytes = 256;        // an RPC command: header and class name
 constexpr double kReplyBytesPerClass = 160;  // a reply entry: name, JAR checksum, class loader id, referer
 
@@ -86,12 +84,14 @@ void serve(SimWorld& world, prefetch::PrefetchServer& server, const JGitInputs& 
 class SimulatedChannel : public prefetch::ClassLoadingChannel {
  public:
   SimulatedChannel(SimWorld& world, prefetch::PrefetchServer& server, const JGitInputs& inputs,
-                   Distribution rpc_delay, bool delay_jar_downloads, Rng rpc_rng, Rng jar_rng)
+                   Distribution rpc_delay, bool delay_jar_downloads, double exchange_overhead, Rng rpc_rng,
+                   Rng jar_rng)
       : world_(world),
         server_(server),
         inputs_(inputs),
         rpc_delay_(std::move(rpc_delay)),
         delay_jar_downloads_(delay_jar_downloads),
+        exchange_overhead_(exchange_overhead),
         rpc_rng_(rpc_rng),
         jar_rng_(jar_rng) {}
 
@@ -127,7 +127,12 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
  private:
   // `delay_rng`: the stream to draw the injected delay from; nullptr for no delay.
   std::unique_ptr<Reply> call(Request request, const std::string& what, Rng* delay_rng) {
-    if (delay_rng != nullptr) s4u::this_actor::sleep_for(rpc_delay_.sample(*delay_rng));
+    // The calibrated overhead (0 unless a validation sets it) rides on the injected sleep.
+    if (delay_rng != nullptr) {
+      s4u::this_actor::sleep_for(rpc_delay_.sample(*delay_rng) + exchange_overhead_);
+    } else if (exchange_overhead_ > 0) {
+      s4u::this_actor::sleep_for(exchange_overhead_);
+    }
     double start = SimWorld::now();
     auto* reply_to = request.reply_to;
     world_.send(s4u::Mailbox::by_name("controller"), std::make_unique<Request>(std::move(request)),
@@ -151,6 +156,7 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
   const JGitInputs& inputs_;
   Distribution rpc_delay_;
   bool delay_jar_downloads_;
+  double exchange_overhead_;
   Rng rpc_rng_;
   Rng jar_rng_;
   s4u::ActorPtr last_download_;
@@ -166,7 +172,7 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
 
   SimWorld world(context, {"agent", "controller"});
   prefetch::PrefetchServer server(inputs.graph, o.server);
-  SimulatedChannel channel(world, server, inputs, o.rpc_delay, o.delay_jar_downloads,
+  SimulatedChannel channel(world, server, inputs, o.rpc_delay, o.delay_jar_downloads, o.exchange_overhead,
                            context.rng(kRpcDelayStream), context.rng(kJarDelayStream));
   prefetch::RemoteClassLoader loader(channel, o.jar_cache);
   double job_end = 0;
@@ -183,18 +189,10 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   });
   world.run();
 
-  const auto& agent = loader.stats();
-  return Metrics{
-      {"rpcs", static_cast<double>(agent.rpcs)},
-      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
-      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
-      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
-      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
-      {"server_classes_loaded", static_cast<double>(server.stats().classes_loaded)},
-      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
-      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
-      {"duration_s", job_end},
-  };
+  Metrics metrics = job_metrics(loader.stats(), server.stats());
+  metrics["duration_s"] = job_end;
+  return metrics;
+
 }
 
 }  // namespace perflab::prefetch_study

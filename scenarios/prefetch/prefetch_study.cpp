@@ -37,6 +37,10 @@ const Knobs<JobOptions>& knobs() {
     k.duration("server_cpu_per_class", &O::server_cpu_per_class,
                "controller CPU per class loaded or scanned");
     k.duration("client_cpu_per_class", &O::client_cpu_per_class, "agent CPU per class defined");
+    k.duration("exchange_overhead", &O::exchange_overhead,
+               "added to every request/reply exchange: 0 is an ideal transport; a calibration of the real "
+               "engine's late wake-ups and loopback cost (scenarios/prefetch/calibrate.toml, NOTES.md)")
+        .only(Engine::kSim);
     k.path("trace", &O::trace,
            "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
            "trace_order");
@@ -46,6 +50,19 @@ const Knobs<JobOptions>& knobs() {
     return k;
   }();
   return knobs;
+}
+
+Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server) {
+  return Metrics{
+      {"rpcs", static_cast<double>(agent.rpcs)},
+      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
+      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
+      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
+      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
+      {"server_classes_loaded", static_cast<double>(server.classes_loaded)},
+      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
+      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
+  };
 }
 
 namespace {
@@ -76,9 +93,18 @@ Study prefetch_study() {
       {"extra_fetches", "hits whose JAR was not downloaded yet: one extra fetch RPC each", true},
       {"duration_s", "simulated job duration"},
   };
+  // The real engine's duration is wall time; it also reports how late its sleeps woke (sim/real/).
+  study.real_metrics = study.metrics;
+  study.real_metrics.back() = {"duration_s", "wall-clock job duration (real engine)"};
+  study.real_metrics.insert(study.real_metrics.end(),
+                            {{"sleeps", "sleeps on a deadline in the future (both processes)"},
+                             {"oversleep_mean_s", "mean lateness of those sleeps' wake-ups"},
+                             {"oversleep_max_s", "largest lateness of a wake-up"},
+                             {"realtime", "1 if the run's processes got real-time scheduling (SCHED_FIFO)"}});
   study.prepare = prepare;
   study.prepare_reads = kInputParams;
   study.run_sim = run_jgit_job;
+  study.run_real = run_real_jgit_job;
   // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;

@@ -1,9 +1,10 @@
 // The `prefetch` study's pieces, registered together in prefetch_study.cpp: the knobs of a scenario and the
-// options they set, the simulated JGit job (jgit_job.cpp) and the PR-shaped headline report
-// (prefetch_report.cpp).
+// options they set, the simulated JGit job (jgit_job.cpp), the same job in real time (real_job.cpp) and the
+// PR-shaped headline report (prefetch_report.cpp).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/prefetch/initiation_order.h"
@@ -26,6 +27,7 @@ struct JobOptions {
   Distribution rpc_delay = *Distribution::parse("uniform(0ms, 250ms)", Quantity::kDuration, {});
   double server_cpu_per_class = 50e-6;   // seconds
   double client_cpu_per_class = 100e-6;  // seconds
+  double exchange_overhead = 0;          // seconds, sim only: a calibration against the real engine
   std::string trace = "data/jgit-clone.classload.log";
   std::vector<std::string> classpath = {"data/jgit-clone.classpath"};
 };
@@ -33,7 +35,20 @@ struct JobOptions {
 // The study's knobs, each bound to the member of JobOptions it sets.
 const Knobs<JobOptions>& knobs();
 
-Result<Metrics> run_jgit_job(const RunContext& context);
+// The named random streams of a run (sim/seeding.h), shared by the two engines so that they draw the same
+// delays.
+constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";  // before each class-loading RPC
+constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // before JAR downloads (delay_jar_downloads)
+// Real engine: the latency draws of the controller's replies (the agent's requests draw from the network's
+// own stream, as every message of the sim does).
+constexpr std::string_view kReplyLatencyStream = "prefetch.real.reply_latency";
+
+// The counts both engines report, from the agent's and the controller's counters (duration_s is each
+// engine's own).
+Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server);
+
+Result<Metrics> run_jgit_job(const RunContext& context);       // sim engine (jgit_job.cpp)
+Result<Metrics> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
 

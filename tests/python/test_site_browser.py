@@ -131,3 +131,15 @@ def test_a_micro_run_says_whether_the_machine_was_quiet_or_loaded():
     assert quiet == "machine quiet: load 0.4 → 1.2 on 2 cores, probe loop 20.1 → 20.4 ms"
     assert machine_state(dict(record, load_before="0.40", load_after="3.50")).startswith("machine loaded")
     assert machine_state({"host": record["host"]}) == "machine load not recorded"
+def test_a_validated_study_shows_sim_against_real(site):
+    """`perflab validate --out results/<study>`'s files appear on the study's page: a scatter of real against
+    sim with the diagonal, one dot per point, and the error table with its verdict."""
+    for csv in sorted(site.glob("*/*.validate.csv")):
+        page = (site / f"{csv.parent.name}.html").read_text()
+        name = csv.name[: -len(".validate.csv")]
+        assert f"Sim against real: {name}" in page
+        assert 'class="diagonal"' in page
+        points = len(csv.read_text().strip().splitlines()) - 1
+        section = page[page.index(f"Sim against real: {name}"):]
+        assert section.count('<circle class="point"') >= points
+        assert "Verdict:" in section

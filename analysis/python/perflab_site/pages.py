@@ -285,6 +285,33 @@ class StudySite:
         out.append("</section>")
         return "\n".join(out)
 
+    def validation_section(self, path: Path) -> tuple:
+        """`perflab validate`'s result for one scenario (<name>.validate.csv and .md): per metric a scatter
+        of the real median against the sim with the diagonal, then the error table and verdict."""
+        name = path.name[: -len(".validate.csv")]
+        frame = pd.read_csv(path)
+        keys = list(frame.columns[: list(frame.columns).index("metric")])
+        varying = [k for k in keys if frame[k].nunique(dropna=False) > 1]
+        out = [f"<section id=\"{escape(name)}-validate\"><h2>Sim against real: {escape(name)}</h2>"]
+        svgs = []
+        for metric, rows in frame.groupby("metric", sort=False):
+            points = [{"x": r["sim"], "y": r["real_median"], "low": r["real_low"], "high": r["real_high"],
+                       "tip": ", ".join(f"{k} = {r[k]}" for k in varying) +
+                              f": sim {svg.fmt(r['sim'])}, real {svg.fmt(r['real_median'])} "
+                              f"(ln {r['log_error']:+.3f})"} for _, r in rows.iterrows()]
+            file = f"{name}.{metric}.validate.svg"
+            picture = svg.scatter_diagonal(f"{name}: {metric}", f"sim {metric}", f"real {metric} (median)", points)
+            svgs.append((file, picture))
+            out.append(f"<div class=\"plots\"><figure>{picture}<figcaption><a href=\"{self.study}/{file}\">"
+                       f"{escape(file)}</a></figcaption></figure></div>")
+        report = path.with_name(name + ".validate.md")
+        if report.exists():
+            out.append(f"<div class=\"report\">{md(report.read_text())}</div>")
+        out.append(f"<p class=\"note\"><a href=\"{escape(self.study)}/{escape(path.name)}\">every point (CSV)</a>"
+                   " · regenerate with <code>perflab validate " + escape(self.study) + " --out results/" +
+                   escape(self.study) + "</code></p></section>")
+        return "\n".join(out), svgs
+
     def html(self, nav: str) -> tuple:
         """(page HTML, [(svg file name, svg text)])."""
         head = self.headline()
@@ -308,6 +335,10 @@ class StudySite:
             svgs = self.draw(s)
             all_svgs += svgs
             body.append(self.scenario_section(s, svgs))
+        for path in sorted((self.results / self.study).glob("*.validate.csv")):
+            section, svgs = self.validation_section(path)
+            all_svgs += svgs
+            body.append(section)
         return page(f"perflab: {self.study}", "\n".join(body), nav), all_svgs
 
 

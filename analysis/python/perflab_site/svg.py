@@ -111,6 +111,19 @@ def wants_log(values) -> bool:
     return len(positive) >= 2 and max(positive) / min(positive) >= 50
 
 
+def frame(title, ya) -> list:
+    """The start of a plot's SVG: the document, its title, the plotting area and the y axis's grid."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {W} {H}" width="{W}" '
+           f'height="{H}" font-family="sans-serif" font-size="11">',
+           f'<title>{escape(title)}</title>',
+           f'<rect x="{ML}" y="{MT}" width="{W - ML - MR}" height="{H - MT - MB}" fill="#fff" stroke="#999"/>']
+    for value, label in ya.ticks():
+        y = ya.pos(value)
+        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e6e6"/>'
+                   f'<text x="{ML - 5}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+    return out
+
+
 def plot(title, x_name, y_name, series, reference=(), logx=None, logy=None, x_unit=None, y_unit=None) -> str:
     """series: [{"label", "points": [{"x", "mean", "low", "high", "tip", "seeds": [(which, value)]}]}]
     (which: "seed 3", or "repetition 2" for a micro-engine point);
@@ -127,14 +140,7 @@ def plot(title, x_name, y_name, series, reference=(), logx=None, logy=None, x_un
         xa = Axis(xs, ML, W - MR, categories=list(dict.fromkeys(xs)))
     logy = wants_log(ys) if logy is None else logy
     ya = Axis(ys, H - MB, MT, log=logy and all(v > 0 for v in ys), unit=y_unit)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {W} {H}" width="{W}" '
-           f'height="{H}" font-family="sans-serif" font-size="11">',
-           f'<title>{escape(title)}</title>',
-           f'<rect x="{ML}" y="{MT}" width="{W - ML - MR}" height="{H - MT - MB}" fill="#fff" stroke="#999"/>']
-    for value, label in ya.ticks():
-        y = ya.pos(value)
-        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e6e6"/>'
-                   f'<text x="{ML - 5}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+    out = frame(title, ya)
     xticks = xa.ticks()
     slot = (W - ML - MR) / max(len(xticks), 1)
     tilt = any(len(label) * 6.2 > slot for _, label in xticks)
@@ -201,5 +207,39 @@ def plot(title, x_name, y_name, series, reference=(), logx=None, logy=None, x_un
         out.append(f'{mark}<text x="{x + 15}" y="{y + 4}">{escape(text)}<title>{escape(label)}</title></text>')
     out.append(f'<text x="{W - MR + 12}" y="{H - MB}" fill="#666" font-size="10">dots: each seed/repetition</text>'
                f'<text x="{W - MR + 12}" y="{H - MB + 12}" fill="#666" font-size="10">bars: 95% interval</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def scatter_diagonal(title, x_name, y_name, points, unit=None) -> str:
+    """Sim against real: points [{"x", "y", "low", "high", "tip"}] (y's 95% interval as a bar) on equal
+    linear axes with the diagonal y = x, where a perfect model's points would lie. Returns the SVG."""
+    values = [v for p in points for v in (p["x"], p["y"], p["low"], p["high"])
+              if v is not None and not math.isnan(v)]
+    lo, hi = min(values + [0.0]), max(values)
+    xa = Axis([lo, hi], ML, W - MR, unit=unit)
+    ya = Axis([lo, hi], H - MB, MT, unit=unit)
+    out = frame(title, ya)
+    for value, label in xa.ticks():
+        x = xa.pos(value)
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{MT}" y2="{H - MB}" stroke="#eee"/>'
+                   f'<text x="{x:.1f}" y="{H - MB + 15}" text-anchor="middle">{escape(label)}</text>')
+    out.append(f'<path class="diagonal" d="M{xa.pos(lo):.1f},{ya.pos(lo):.1f}L{xa.pos(hi):.1f},{ya.pos(hi):.1f}" '
+               f'stroke="#000" stroke-dasharray="4 3" fill="none"/>'
+               f'<text x="{(ML + W - MR) / 2}" y="{H - 6}" text-anchor="middle" font-size="12">{escape(x_name)}</text>'
+               f'<text transform="translate(16 {(MT + H - MB) / 2}) rotate(-90)" text-anchor="middle" '
+               f'font-size="12">{escape(y_name)}</text>'
+               f'<text x="{ML}" y="20" font-size="13" font-weight="bold">{escape(title)}</text>')
+    color = COLORS[0]
+    for p in points:
+        x, y = xa.pos(p["x"]), ya.pos(p["y"])
+        if p["low"] != p["high"]:
+            y0, y1 = ya.pos(p["low"]), ya.pos(p["high"])
+            out.append(f'<path d="M{x:.1f},{y0:.1f}V{y1:.1f}M{x - 4:.1f},{y0:.1f}h8M{x - 4:.1f},{y1:.1f}h8" '
+                       f'stroke="{color}" stroke-width="1.2"/>')
+        out.append(f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{color}" stroke="#fff">'
+                   f'<title>{escape(p["tip"])}</title></circle>')
+    out.append(f'<text x="{W - MR + 12}" y="{MT + 12}" fill="#666" font-size="10">dashed: real = sim</text>'
+               f'<text x="{W - MR + 12}" y="{MT + 24}" fill="#666" font-size="10">bars: real 95% interval</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -1,0 +1,135 @@
+// See real_protocol.h. Integers travel in the host's byte order: both ends are processes of one machine.
+#include "scenarios/prefetch/real_protocol.h"
+
+#include <cstring>
+
+namespace perflab::prefetch_study {
+namespace {
+
+class Writer {
+ public:
+  template <typename T>
+  Writer& put(T value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+    return *this;
+  }
+  Writer& put_bytes(const std::string& bytes) {
+    put(static_cast<std::uint64_t>(bytes.size()));
+    out_ += bytes;
+    return *this;
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  template <typename T>
+  bool get(T& value) {
+    if (in_.size() - offset_ < sizeof value) return false;
+    std::memcpy(&value, in_.data() + offset_, sizeof value);
+    offset_ += sizeof value;
+    return true;
+  }
+  bool get_bytes(std::string& bytes) {
+    std::uint64_t size = 0;
+    if (!get(size) || in_.size() - offset_ < size) return false;
+    bytes.assign(in_, offset_, size);
+    offset_ += size;
+    return true;
+  }
+  bool done() const { return offset_ == in_.size(); }
+
+ private:
+  const std::string& in_;
+  std::size_t offset_ = 0;
+};
+
+Status malformed(const char* what) {
+  return Status::Error(std::string("malformed ") + what + " message from the peer");
+}
+
+}  // namespace
+
+std::string encode_classes(const std::vector<WireClass>& classes) {
+  Writer w;
+  w.put(static_cast<std::uint32_t>(classes.size()));
+  for (const auto& c : classes) {
+    w.put_bytes(c.sent.name)
+        .put(static_cast<std::int32_t>(c.sent.jar))
+        .put(c.sent.class_file_bytes)
+        .put(static_cast<std::uint8_t>(c.sent.image_inline))
+        .put_bytes(c.bytes);
+  }
+  return w.take();
+}
+
+Result<std::vector<prefetch::SentClass>> decode_classes(const std::string& payload) {
+  Reader r(payload);
+  std::uint32_t count = 0;
+  if (!r.get(count)) return malformed("classes");
+  std::vector<prefetch::SentClass> classes;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    prefetch::SentClass sent;
+    std::int32_t jar = 0;
+    std::uint8_t image_inline = 0;
+    std::string bytes;
+    if (!r.get_bytes(sent.name) || !r.get(jar) || !r.get(sent.class_file_bytes) || !r.get(image_inline) ||
+        !r.get_bytes(bytes)) {
+      return malformed("classes");
+    }
+    sent.jar = jar;
+    sent.image_inline = image_inline != 0;
+    std::uint64_t expected = sent.image_inline ? sent.class_file_bytes : 0;
+    if (bytes.size() != expected) {
+      return Status::Error("class " + sent.name + " came with " + std::to_string(bytes.size()) +
+                           " bytes, expected " + std::to_string(expected));
+    }
+    classes.push_back(std::move(sent));
+  }
+  if (!r.done()) return malformed("classes");
+  return classes;
+}
+
+std::string encode_index(std::uint32_t index) { return Writer().put(index).take(); }
+
+Result<std::uint32_t> decode_index(const std::string& payload) {
+  Reader r(payload);
+  std::uint32_t index = 0;
+  if (!r.get(index) || !r.done()) return malformed("JAR index");
+  return index;
+}
+
+std::string encode_report(const ControllerReport& report) {
+  const auto& s = report.server;
+  const auto& o = report.oversleep;
+  return Writer()
+      .put(s.fetch3_calls)
+      .put(s.fetch_calls)
+      .put(s.classes_sent)
+      .put(s.classes_loaded)
+      .put(s.classes_scanned)
+      .put(o.sleeps)
+      .put(o.total_ns)
+      .put(o.max_ns)
+      .put(report.bytes_sent)
+      .take();
+}
+
+Result<ControllerReport> decode_report(const std::string& payload) {
+  Reader r(payload);
+  ControllerReport report;
+  auto& s = report.server;
+  auto& o = report.oversleep;
+  if (!r.get(s.fetch3_calls) || !r.get(s.fetch_calls) || !r.get(s.classes_sent) || !r.get(s.classes_loaded) ||
+      !r.get(s.classes_scanned) || !r.get(o.sleeps) || !r.get(o.total_ns) || !r.get(o.max_ns) ||
+      !r.get(report.bytes_sent) || !r.done()) {
+    return malformed("report");
+  }
+  return report;
+}
+
+}  // namespace perflab::prefetch_study

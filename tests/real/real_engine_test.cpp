@@ -1,0 +1,130 @@
+// The prefetch study's real engine through the perflab binary, as a user runs it: on a small grid it gives
+// the sim's counts where the mechanism makes them independent of timing; a controller that dies makes a
+// failed row with its reason; nothing it forked outlives a run, a timeout or a failure. Wall times are not
+// compared here: that is what `perflab validate` measures.
+#include <gtest/gtest.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+// A prefetch scenario on the committed JGit trace: short delays, so a run takes a second or two.
+std::string prefetch_scenario(const std::string& engine, const std::string& jar_cache,
+                              const std::string& extra = "") {
+  return "[scenario]\nname = \"s\"\nstudy = \"prefetch\"\nengine = \"" + engine +
+         "\"\nseeds = 1\n"
+         "[network]\nlatency = \"constant(0.2ms)\"\nbandwidth = \"100MBps\"\n"
+         "[params]\nrpc_delay = \"uniform(0ms, 1ms)\"\njar_cache = \"" +
+         jar_cache + "\"\ntrace = \"" PERFLAB_SCENARIOS "/prefetch/data/jgit-clone.classload.log\"\n" +
+         "classpath = [\"" PERFLAB_SCENARIOS "/prefetch/data/jgit-clone.classpath\"]\n" +
+         "[sweep]\nprefetch_depth = [0, 1, 3]\n" + extra;
+}
+
+std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, const std::string& jar_cache,
+                             const std::map<std::string, std::string>& env = {}, int* status = nullptr) {
+  write_file(dir / (engine + ".toml"), prefetch_scenario(engine, jar_cache));
+  fs::path out = dir / engine;
+  auto r = run_perflab("run " + (dir / (engine + ".toml")).string() + " --out " + out.string(), env);
+  if (status != nullptr) {
+    *status = r.status;
+  } else {
+    EXPECT_EQ(r.status, 0) << r.err;
+  }
+  return parse_csv(read_file(out / "s.csv"));
+}
+
+// This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER), so a controller
+// that outlived its agent would be found here. Orphans killed with their parent (PR_SET_PDEATHSIG, delivered
+// asynchronously) are reaped; true when no child is left alive within a second.
+bool no_process_left() {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid == -1 && errno == ECHILD) return true;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
+  }
+  return false;
+}
+
+class RealEngine : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
+};
+
+// Warm JAR cache: no downloads race the class loads, so every count is fixed by the trace and the prefetch.
+TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
+  TempDir dir;
+  auto sim = run_rows(dir, "sim", "warm");
+  auto real = run_rows(dir, "real", "warm");
+  ASSERT_EQ(sim.size(), 3u);
+  ASSERT_EQ(real.size(), 3u);
+  for (size_t i = 0; i < sim.size(); ++i) {
+    for (const char* metric : {"rpcs", "fetch3_calls", "classes_prefetched", "prefetch_hits", "bytes_prefetched",
+                               "server_classes_loaded", "jar_downloads", "extra_fetches"}) {
+      EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
+    }
+    EXPECT_GT(std::stod(real[i]["sleeps"]), 0);
+  }
+  EXPECT_EQ(sim[0]["rpcs"], "704");  // depth 0: one fetch3 per class of the trace
+  EXPECT_TRUE(no_process_left());
+}
+
+// Cold JAR cache: whether a prefetched class's JAR is still downloading when the class is loaded depends on
+// timing, and so do extra fetches and RPCs; which classes are asked for, sent and hit, and which JARs are
+// needed, do not.
+TEST_F(RealEngine, ColdCacheGivesTheSimsTimingIndependentCounts) {
+  TempDir dir;
+  auto sim = run_rows(dir, "sim", "cold");
+  auto real = run_rows(dir, "real", "cold");
+  ASSERT_EQ(sim.size(), real.size());
+  for (size_t i = 0; i < sim.size(); ++i) {
+    for (const char* metric :
+         {"fetch3_calls", "classes_prefetched", "prefetch_hits", "server_classes_loaded", "jar_downloads"}) {
+      EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
+    }
+    EXPECT_EQ(std::stod(real[i]["rpcs"]), std::stod(real[i]["fetch3_calls"]) + std::stod(real[i]["extra_fetches"]));
+  }
+  EXPECT_TRUE(no_process_left());
+}
+
+TEST_F(RealEngine, AControllerThatDiesMidRunMakesAFailedRowWithItsReason) {
+  TempDir dir;
+  int status = 0;
+  auto rows = run_rows(dir, "real", "warm", {{"PERFLAB_REAL_FAULT", "controller-dies-after=20"}}, &status);
+  EXPECT_EQ(status, 1);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& row : rows) {
+    EXPECT_NE(row.at("error").find("controller process killed by signal 9"), std::string::npos) << row.at("error");
+  }
+  EXPECT_TRUE(no_process_left());
+}
+
+TEST_F(RealEngine, ATimedOutRunLeavesNoProcessBehind) {
+  TempDir dir;
+  write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
+  auto r = run_perflab("run " + (dir / "slow.toml").string() +
+                       " --set 'params.rpc_delay=\"constant(50ms)\"' --set 'sweep.prefetch_depth=[0]' "
+                       "--point-timeout 1s --out " + (dir / "out").string());
+  EXPECT_EQ(r.status, 1) << r.err;
+  auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NE(rows[0].at("error").find("timed out"), std::string::npos) << rows[0].at("error");
+  EXPECT_TRUE(no_process_left());
+}
+
+TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {
+  auto r = run_perflab("validate pingpong");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("has no validation scenario"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace perflab::testing
