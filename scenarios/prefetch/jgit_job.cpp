@@ -159,7 +159,7 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 
 }  // namespace
 
-Result<Metrics> run_jgit_job(const RunContext& context) {
+Result<JobResult> run_jgit_job(const RunContext& context) {
   const JobOptions o = knobs().options(context.params);
   const auto& inputs = context.inputs.get<JGitInputs>();
   const Costs costs{o.server_cpu_per_class, o.client_cpu_per_class};
@@ -183,18 +183,7 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   });
   world.run();
 
-  const auto& agent = loader.stats();
-  return Metrics{
-      {"rpcs", static_cast<double>(agent.rpcs)},
-      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
-      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
-      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
-      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
-      {"server_classes_loaded", static_cast<double>(server.stats().classes_loaded)},
-      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
-      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
-      {"duration_s", job_end},
-  };
+  return JobResult{loader.stats(), server.stats().classes_loaded, job_end};
 }
 
 }  // namespace perflab::prefetch_study

@@ -48,6 +48,47 @@ const Knobs<JobOptions>& knobs() {
   return knobs;
 }
 
+const MetricBindings<JobResult>& metrics() {
+  // Exact (compared seed by seed): every count. With a cold JAR cache RPCs and extra fetches depend on the
+  // seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
+  static const MetricBindings<JobResult> metrics = [] {
+    using R = JobResult;
+    MetricBindings<R> m;
+    m.count(
+         "rpcs", [](const R& r) { return r.agent.rpcs; }, "class-loading RPCs: fetch3 + extra fetch")
+        .exactly();
+    m.count(
+         "fetch3_calls", [](const R& r) { return r.agent.fetch3_calls; },
+         "fetch3 RPCs: loads that were not prefetch hits")
+        .exactly();
+    m.count(
+         "classes_prefetched", [](const R& r) { return r.agent.classes_prefetched; },
+         "classes in all fetch3 replies, requested ones included (as the PR counted)")
+        .exactly();
+    m.count(
+         "prefetch_hits", [](const R& r) { return r.agent.prefetch_hits; },
+         "loads answered from prefetched hints")
+        .exactly();
+    m.bytes(
+         "bytes_prefetched", [](const R& r) { return r.agent.bytes_prefetched; },
+         "class-file bytes of prefetched classes (the agent's memory cost)")
+        .exactly();
+    m.count("server_classes_loaded", &R::server_classes_loaded, "classes the controller loaded to answer")
+        .exactly();
+    m.count(
+         "jar_downloads", [](const R& r) { return r.agent.jar_downloads; },
+         "JARs downloaded (cold JAR cache): those a defined class needed")
+        .exactly();
+    m.count(
+         "extra_fetches", [](const R& r) { return r.agent.extra_fetches; },
+         "hits whose JAR was not downloaded yet: one extra fetch RPC each")
+        .exactly();
+    m.seconds("duration_s", &R::duration_s, "simulated job duration");
+    return m;
+  }();
+  return metrics;
+}
+
 namespace {
 
 // Reads the trace and the JARs of the point once, before any run is forked; bad files are input errors.
@@ -62,23 +103,9 @@ Study prefetch_study() {
   study.name = "prefetch";
   study.description = "Jenkins Remoting class-loading prefetch (PR #721) on a real JGit class-load trace";
   study.params = knobs().specs();
-  // Exact (compared seed by seed): every count. With a cold JAR cache RPCs and extra fetches depend on the
-  // seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
-  study.metrics = {
-      {"rpcs", "class-loading RPCs: fetch3 + extra fetch", true},
-      {"fetch3_calls", "fetch3 RPCs: loads that were not prefetch hits", true},
-      {"classes_prefetched", "classes in all fetch3 replies, requested ones included (as the PR counted)",
-       true},
-      {"prefetch_hits", "loads answered from prefetched hints", true},
-      {"bytes_prefetched", "class-file bytes of prefetched classes (the agent's memory cost)", true},
-      {"server_classes_loaded", "classes the controller loaded to answer", true},
-      {"jar_downloads", "JARs downloaded (cold JAR cache): those a defined class needed", true},
-      {"extra_fetches", "hits whose JAR was not downloaded yet: one extra fetch RPC each", true},
-      {"duration_s", "simulated job duration"},
-  };
   study.prepare = prepare;
   study.prepare_reads = kInputParams;
-  study.run_sim = run_jgit_job;
+  bind_sim(study, metrics(), run_jgit_job);
   // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;

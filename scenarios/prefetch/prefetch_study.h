@@ -10,6 +10,7 @@
 #include "models/prefetch/prefetch_server.h"
 #include "models/prefetch/remote_class_loader.h"
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/run_table.h"
 #include "sim/study.h"
 
@@ -33,7 +34,17 @@ struct JobOptions {
 // The study's knobs, each bound to the member of JobOptions it sets.
 const Knobs<JobOptions>& knobs();
 
-Result<Metrics> run_jgit_job(const RunContext& context);
+// What one job measures: the agent's and the controller's counters and the job's duration.
+struct JobResult {
+  prefetch::AgentStats agent;
+  std::uint64_t server_classes_loaded = 0;
+  double duration_s = 0;  // simulated seconds
+};
+
+// The study's metrics, each bound to the member of JobResult that carries it.
+const MetricBindings<JobResult>& metrics();
+
+Result<JobResult> run_jgit_job(const RunContext& context);
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
 

@@ -65,7 +65,7 @@ def reference(study: str) -> pd.DataFrame:
 
 def describe(study: str) -> dict:
     """A study's schema: {"name", "description", "engines", "params": DataFrame (name, type, default,
-    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}.
+    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact, unit: "s", "bytes", "MiB/s", … or "" for a count), "micro_metrics"}.
     Raises ValueError for an unknown study."""
     info = dict(_perflab.describe(study))
     for key in ("params", "metrics", "micro_metrics"):
