@@ -43,7 +43,7 @@ struct RunTable {
   // Every grid point × replication of `scenario`, in grid order, not run yet.
   static RunTable empty(const Scenario& scenario);
   static uint64_t seed_of(const Scenario& scenario, int replication) {
-    return scenario.seed + static_cast<uint64_t>(replication);
+    return run_seed(scenario.seed, replication);
   }
   size_t task_of(size_t point, int replication) const {
     return point * static_cast<size_t>(scenario->seeds) + static_cast<size_t>(replication);

@@ -94,7 +94,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {
     RunContext context{params, inputs, scenario.network,
-                       derive_seed(row.seed, scenario.grid[point].identity, 0), timeline_ptr};
+                       row.seed, timeline_ptr};
     metrics = study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();

@@ -403,20 +403,11 @@ struct Loader {
 
   Status expand_grid() {
     const Study& study = *scenario.study;
-    std::vector<std::string> case_keys;
-    for (const auto& c : cases_) {
-      for (const auto& [key, v] : c.values) {
-        if (std::find(case_keys.begin(), case_keys.end(), key) == case_keys.end()) case_keys.push_back(key);
-      }
-    }
+    // Columns: "case", every parameter in the study's order, the network. Never the file's order or whether
+    // a key sits in [params], [sweep] or a [[case]]: a row is a function of the point's values and its seed.
     if (!cases_.empty()) scenario.param_columns.emplace_back("case");
-    for (const auto& [key, values] : sweep_) scenario.param_columns.push_back(key);
-    for (const auto& key : case_keys) scenario.param_columns.push_back(key);
     for (const auto& spec : study.params) {
-      const auto& cols = scenario.param_columns;
-      if (!spec.used_by(scenario.engine)) continue;
-      if (std::find(cols.begin(), cols.end(), spec.name) == cols.end())
-        scenario.param_columns.push_back(spec.name);
+      if (spec.used_by(scenario.engine)) scenario.param_columns.push_back(spec.name);
     }
     for (const auto& [key, text] : network_columns_) scenario.param_columns.push_back(key);
 
@@ -456,7 +447,7 @@ struct Loader {
       }
       point.params.set(spec.name, it->second);
     }
-    std::string identity_text;  // the labels, as written in the scenario: what seeds a point's runs
+    std::string identity_text;  // the values as the CSV holds them, whatever their spelling
     for (const auto& column : scenario.param_columns) {
       Column cell;
       if (column == "case") {
@@ -468,7 +459,7 @@ struct Loader {
       }
       point.column_labels.push_back(cell.label);
       point.column_values.push_back(cell.value);
-      identity_text.append(column).append("=").append(cell.label).append("\n");
+      identity_text.append(column).append("=").append(cell.value).append("\n");
     }
     point.identity = fnv1a(identity_text);
     if (scenario.study->validate) {

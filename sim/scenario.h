@@ -26,10 +26,12 @@ struct GridPoint {
   Params params;
   // Aligned with Scenario::param_columns. Values are what CSV files hold: numbers in base units (sizes in
   // bytes, durations in seconds, rates in bytes/s), everything else as written. Labels are how the scenario
-  // spells them ("64KiB"), for tables a person reads; they also seed the point's runs.
+  // spells them ("64KiB"), for tables a person reads.
   std::vector<std::string> column_values;
   std::vector<std::string> column_labels;
-  uint64_t identity = 0;  // hash of the point's parameter values, seeds its runs
+  // Hash of the point's columns and values (not labels): fingerprints a grid for --resume and shards.
+  // It seeds nothing: a run's seed never depends on its point (sim/seeding.h).
+  uint64_t identity = 0;
 };
 
 struct Scenario {
@@ -47,7 +49,7 @@ struct Scenario {
   int repetitions = 5;         // micro engine: timed repetitions per point
   double point_timeout_s = 0;  // wall limit per run (0: none); --point-timeout overrides it
   NetworkSpec network;
-  std::vector<std::string> param_columns;  // "case" (if any), swept, then fixed parameters
+  std::vector<std::string> param_columns;  // "case" (if any), the study's parameters in its order, network
   std::vector<GridPoint> grid;
 };
 

@@ -22,7 +22,7 @@ class SimWorld {
            Timeline* timeline = nullptr);
   // The usual way: the run's network, its latency stream and its timeline.
   SimWorld(const RunContext& context, const std::vector<std::string>& host_names)
-      : SimWorld(context.network, context.rng(kNetworkStream), host_names, context.timeline) {}
+      : SimWorld(context.network, context.rng(kNetworkLatencyStream), host_names, context.timeline) {}
   SimWorld(const SimWorld&) = delete;
   SimWorld& operator=(const SimWorld&) = delete;
 

@@ -13,7 +13,7 @@
 #include "models/common/status.h"
 #include "sim/params.h"
 #include "sim/sampling/distribution.h"
-#include "sim/sampling/rng.h"
+#include "sim/seeding.h"
 
 namespace perflab {
 
@@ -41,9 +41,6 @@ struct NetworkSpec {
   double bandwidth = 0;                                                   // bytes per second
 };
 
-// Random streams of a run: the network's latency draws use stream 0; studies number their own from 1.
-constexpr uint64_t kNetworkStream = 0;
-
 // What a study's prepare() loaded for one grid point (a trace, a classpath index, an encoded file): the
 // runner keeps it for the point's runs, and the forked children share it copy-on-write. Empty for a study
 // without prepare(). get<T>() must name the type prepare() returned.
@@ -66,9 +63,10 @@ struct RunContext {
   const Params& params;
   const PointInputs& inputs;  // what prepare() loaded for this grid point
   const NetworkSpec& network;
-  uint64_t seed;       // derived from (scenario seed, grid point, replication)
+  uint64_t seed;       // the run's seed: the scenario's seed + the replication (sim/seeding.h)
   Timeline* timeline;  // nullptr unless --timeline was given
-  Rng rng(uint64_t stream) const { return Rng(derive_seed(seed, 0, 0, stream)); }
+  // The run's generator for one named random source (sim/seeding.h): the same numbers at every grid point.
+  Rng rng(std::string_view stream) const { return stream_rng(seed, stream); }
 };
 
 // A micro-engine workload. Each repetition calls set_up, run and tear_down; only `run` is timed, so a

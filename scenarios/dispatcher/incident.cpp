@@ -27,9 +27,10 @@ namespace {
 namespace s4u = simgrid::s4u;
 using dispatcher::CallPtr;
 
-constexpr uint64_t kArrivalStream = 1;
-constexpr uint64_t kHostChoiceStream = 2;
-constexpr uint64_t kServerTimeStream = 3;
+// The run's random streams (sim/seeding.h).
+constexpr std::string_view kArrivalStream = "dispatcher.arrivals";
+constexpr std::string_view kHostChoiceStream = "dispatcher.host_choice";
+constexpr std::string_view kServerTimeStream = "dispatcher.server_time";
 
 // Which host each call goes to: uniform, or Zipf with exponent s (host i chosen ∝ 1 / i^s).
 class HostPicker {

@@ -16,9 +16,10 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 
-// Random streams of a run (0 is the network's).
-constexpr uint64_t kTimerPhaseStream = 1;
-constexpr uint64_t kCompletionDelayStream = 2;
+// The run's random streams (sim/seeding.h).
+constexpr std::string_view kTimerPhaseStream = "pipe.timer_phase";
+constexpr std::string_view kCompletionDelayStream = "pipe.completion_delay";
+constexpr std::string_view kContentStream = "pipe.content";  // the bytes the writer sends
 
 class ActorWaker : public pipe::Waker {
  public:
@@ -90,7 +91,7 @@ Result<TransferResult> run_pipe(const RunContext& context) {
   auto delay_rng = std::make_shared<Rng>(context.rng(kCompletionDelayStream));
   const Distribution delay = knobs().options(context.params).completion_delay;
   options.completion_delay = [delay_rng, delay] { return delay.sample(*delay_rng); };
-  options.content_seed = context.seed;
+  options.content_seed = context.rng(kContentStream).next_u64();
 
   std::unique_ptr<TimelineSpans> spans;
   if (context.timeline != nullptr) spans = std::make_unique<TimelineSpans>(*context.timeline);

@@ -23,8 +23,8 @@ namespace {
 namespace s4u = simgrid::s4u;
 using prefetch::SentClass;
 
-constexpr uint64_t kRpcDelayStream = 1;
-constexpr uint64_t kJarDelayStream = 2;      // the JAR downloads' injected delays (delay_jar_downloads)
+constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";
+constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // the JAR downloads' injected delays (delay_jar_downloads)
 constexpr double kRequestBytes = 256;        // an RPC command: header and class name
 constexpr double kReplyBytesPerClass = 160;  // a reply entry: name, JAR checksum, class loader id, referer
 

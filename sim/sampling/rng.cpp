@@ -53,9 +53,9 @@ uint64_t Rng::uniform_index(uint64_t n) {
   return r % n;
 }
 
-uint64_t derive_seed(uint64_t scenario_seed, uint64_t point_index, uint64_t replication, uint64_t stream) {
+uint64_t derive_seed(uint64_t run_seed, uint64_t stream) {
   uint64_t hash = 0x6a09e667f3bcc909ULL;
-  for (uint64_t input : {scenario_seed, point_index, replication, stream}) {
+  for (uint64_t input : {run_seed, stream}) {
     hash = mix64(hash ^ mix64(input + kGolden));
   }
   return hash;

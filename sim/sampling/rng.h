@@ -2,9 +2,7 @@
 // state filled by splitmix64), so a seed gives the same numbers on every platform and standard library.
 // Never feed it to std::*_distribution: their output differs between implementations.
 //
-// Seeds come from derive_seed(scenario seed, grid point, replication, stream): every grid point and
-// replication gets its own generator, and each consumer within one (network latency, a study's delays)
-// its own stream, so adding draws to one consumer does not shift the numbers another one sees.
+// Seeds come from derive_seed(run seed, stream): what seeds a run is said once, in sim/seeding.h.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +24,9 @@ class Rng {
   uint64_t state_[4];
 };
 
-// A seed mixing all four inputs (splitmix64 finalizer, chained): changing any input gives an
-// unrelated seed, and the order of the inputs matters.
-uint64_t derive_seed(uint64_t scenario_seed, uint64_t point_index, uint64_t replication, uint64_t stream = 0);
+// A seed mixing both inputs (splitmix64 finalizer, chained): changing either gives an unrelated seed, and
+// their order matters.
+uint64_t derive_seed(uint64_t run_seed, uint64_t stream);
 
 // FNV-1a over the bytes: the same on every platform and in every build.
 constexpr uint64_t fnv1a(std::string_view text) {
