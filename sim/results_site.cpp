@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/provenance.h"
@@ -19,12 +21,22 @@ namespace {
 
 const fs::path kSourceDir = fs::path(PERFLAB_SCENARIOS_DIR).parent_path();
 
+// Runs `args` with this environment, PYTHONPATH naming this tree's Python package and this build's
+// extension first (the site reads the studies' units through perflab.describe).
 int spawn_wait(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
+  std::string python_path =
+      "PYTHONPATH=" + (kSourceDir / "analysis" / "python").string() + ":" + PERFLAB_PYTHON_DIR;
+  if (const char* inherited = std::getenv("PYTHONPATH")) python_path += std::string(":") + inherited;
+  std::vector<char*> env = {python_path.data()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("PYTHONPATH=", 0) != 0) env.push_back(*e);
+  }
+  env.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), env.data()) != 0) return 127;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
   }
@@ -38,7 +50,8 @@ Status write_results_site(const fs::path& results) {
   int status = spawn_wait({"/usr/bin/python3", script.string(), results.string(), PERFLAB_SCENARIOS_DIR});
   if (status != 0)
     return Status::Error(script.string() + " exited with status " + std::to_string(status) +
-                         " (the results site; needs /usr/bin/python3 with pandas and markdown)");
+                         " (the results site; needs /usr/bin/python3 with pandas and markdown, and the "
+                         "_perflab extension built)");
   return Status::OK();
 }
 

@@ -13,6 +13,7 @@ import sys
 import pandas as pd
 
 import _perflab
+import reference_table
 from _perflab import models
 
 from .analysis import Fit, fit_log, fit_power, summarize
@@ -54,13 +55,7 @@ def scenarios() -> pd.DataFrame:
 def reference(study: str) -> pd.DataFrame:
     """The numbers the study's seed published (scenarios/<study>/reference.csv): the table the headline
     reproduces, in the same units as perflab.run's columns."""
-    from pathlib import Path
-
-    file = Path(_perflab.scenarios_dir()) / study / "reference.csv"
-    if not file.is_file():
-        raise ValueError(f"no reference table for study \"{study}\" ({file}), expected one of "
-                         f"{', '.join(sorted(p.parent.name for p in file.parents[1].glob('*/reference.csv')))}")
-    return pd.read_csv(file, comment="#", skipinitialspace=True)
+    return reference_table.read(_perflab.scenarios_dir(), study)[0]
 
 
 def describe(study: str) -> dict:
