@@ -19,6 +19,7 @@ PACKAGES=(
   libhttpclient-java libhttpcore-java libjavaewah-java libjetty9-java libjsch-java libjzlib-java
   libservlet-api-java libslf4j-java
   libokhttp-java libokio-java openjdk-17-jdk-headless   # the real OkHttp 3.13.1: the dispatcher's okhttp-jvm
+  rhino   # a second real JVM program (not JGit) for `perflab capture prefetch`'s tests
 )
 
 missing=()

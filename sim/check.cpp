@@ -129,6 +129,39 @@ Result<ResultRows> aligned(const ResultRows& rows, const std::vector<std::string
   return out;
 }
 
+// `rows` with every parameter that only `newer` has and that is at one value in all of newer's rows,
+// at that value (a knob added since `rows` was written); `notes` names each.
+ResultRows with_new_constant_params(const ResultRows& rows, const ResultRows& newer,
+                                    const std::string& newer_name, std::vector<std::string>& notes) {
+  ResultRows out = rows;
+  for (const auto& column : rows.param_columns) {  // only knobs added, none gone or renamed
+    if (std::find(newer.param_columns.begin(), newer.param_columns.end(), column) ==
+        newer.param_columns.end())
+      return out;
+  }
+  for (size_t c = 0; c < newer.param_columns.size(); ++c) {
+    const std::string& column = newer.param_columns[c];
+    if (newer.rows.empty() ||
+        std::find(rows.param_columns.begin(), rows.param_columns.end(), column) != rows.param_columns.end())
+      continue;
+    const ResultRow& first = newer.rows.front();
+    const bool constant = std::all_of(newer.rows.begin(), newer.rows.end(), [&](const ResultRow& row) {
+      return row.point[c] == first.point[c] && row.labels[c] == first.labels[c];
+    });
+    if (!constant) continue;
+    out.param_columns.push_back(column);
+    for (auto& row : out.rows) {
+      row.point.push_back(first.point[c]);
+      row.labels.push_back(first.labels[c]);
+    }
+    notes.push_back(
+        fmt::format("parameter {} is new in {}, at \"{}\" in every run: compared as if the "
+                    "other runs had it",
+                    column, newer_name, first.labels[c]));
+  }
+  return out;
+}
+
 std::map<Key, const ResultRow*> index_rows(const ResultRows& rows) {
   std::map<Key, const ResultRow*> index;
   for (const auto& row : rows.rows) index[{row.point, row.seed}] = &row;
@@ -193,7 +226,8 @@ Comparison compare_rows(const ResultRows& a_as_read, const ResultRows& b,
                         const std::vector<MetricSpec>& metrics, Engine engine, const CheckRules& rules,
                         Scope scope, const std::string& a_name, const std::string& b_name) {
   Comparison result;
-  auto a_rows = aligned(a_as_read, b.param_columns, a_name, b_name);
+  auto a_rows =
+      aligned(with_new_constant_params(a_as_read, b, b_name, result.notes), b.param_columns, a_name, b_name);
   if (!a_rows.ok()) {
     result.grid_changes.push_back(a_rows.status().message());
     return result;

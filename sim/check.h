@@ -14,7 +14,11 @@
 //     study's claims (ratios, fitted exponents) judge them, each against its bounds;
 //   - when grid points of one table are absent from the other because a parameter's value changed (a
 //     default moved in code or in the scenario), the report says which parameter changed, from what to
-//     what, once, instead of listing every row as missing.
+//     what, once, instead of listing every row as missing;
+//   - a parameter only the newer table has, at one value in all its rows (a knob added since the other was
+//     written, at its default), is taken to have had that value in the older table's rows, and is named in
+//     a note: seeds do not depend on parameters (sim/seeding.h), so the metrics alone say whether adding it
+//     moved anything.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +81,7 @@ struct Comparison {
   std::vector<MissingRow> missing;
   std::vector<std::string> grid_changes;     // "parameter prune_threshold changed from 1 to 2 (9 points)"
   std::vector<std::string> outcome_changes;  // a run that failed on one side and not on the other
+  std::vector<std::string> notes;            // "parameter file is new in fresh, at \"\" in every run"
   size_t exact_values = 0;                   // paired values compared exactly
   size_t tolerance_values = 0;               // paired values compared within a tolerance
   bool pass() const;

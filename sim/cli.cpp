@@ -143,6 +143,37 @@ int cli_main(int argc, char** argv) {
       ->allow_extra_args(false);
   compare->add_flag("--all", compare_all, "List unchanged point × metric cells too (markdown)");
 
+  CaptureFlags capture_flags;
+  auto* capture = app.add_subcommand(
+      "capture",
+      "Record your own program's workload for a study and write a scenario that replays it "
+      "(docs/your-own-workload.md)");
+  capture->require_subcommand(1);
+  auto* capture_prefetch = capture->add_subcommand(
+      "prefetch",
+      "Run a JVM program under -Xshare:off -Xlog:class+load=info: write OUT/NAME.classload.log, "
+      "NAME.classpath (the JARs it ran with) and NAME.toml (jgit-clone.toml's depth sweep on them)");
+  auto* capture_pipe = capture->add_subcommand(
+      "pipe",
+      "Run a command through the real epoll pump with its writes on stdout recorded: write "
+      "OUT/NAME.SIZE.writes.csv and NAME.toml (the writes through every pump and pipe size)");
+  for (auto* sub : {capture_prefetch, capture_pipe}) {
+    sub->add_option("--out", capture_flags.out,
+                    "Folder to write to (made if missing; nothing else is written)")
+        ->required();
+    sub->add_option("--name", capture_flags.name, "Stem of the files written (default: from the command)");
+    sub->add_option("COMMAND", capture_flags.command, "The command line, after --")->required();
+  }
+  capture_pipe
+      ->add_option("--pipe-size", capture_flags.pipe_sizes,
+                   "Pipe sizes asked with F_SETPIPE_SZ, a trace each (default 64KiB)")
+      ->allow_extra_args(false);
+  capture_pipe->add_option("--runs", capture_flags.runs, "Runs per pipe size; the median run's trace is kept")
+      ->check(kAtLeastOne);
+  capture_pipe->add_option("--gap", capture_flags.gap, "Pause after each run, e.g. 2s");
+  capture_pipe->add_option("--stdin", capture_flags.stdin_file,
+                           "File given to the command on stdin (<= 64 KiB)");
+
   std::vector<std::string> commands;  // those --help lists (rows is perflab's own)
   for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
     commands.push_back(sub->get_name());
@@ -181,6 +212,8 @@ int cli_main(int argc, char** argv) {
   }
   if (*compare) return cmd_compare(compare_dirs[0], compare_dirs[1], tolerances, compare_format, compare_all);
   if (*merge) return cmd_merge(merge_dirs, merge_out, merge_format);
+  if (*capture_prefetch) return cmd_capture_prefetch(capture_flags);
+  if (*capture_pipe) return cmd_capture_pipe(capture_flags);
   if (*rows) return cmd_rows(flags, rows_tasks, rows_origin, rows_dir);
   return cmd_run(flags);
 }

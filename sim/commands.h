@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/capture.h"
 #include "sim/results_readme.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -56,6 +57,11 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
 // catalog_commands.cpp
 int cmd_list();
 int cmd_describe(const std::string& name);
+
+// capture: defined with their studies (scenarios/prefetch/capture_command.cpp,
+// scenarios/pipe/capture_command.cpp)
+int cmd_capture_prefetch(const CaptureFlags& flags);
+int cmd_capture_pipe(const CaptureFlags& flags);
 
 // gate_commands.cpp
 int cmd_reproduce(const std::vector<std::string>& studies, int jobs, bool full);

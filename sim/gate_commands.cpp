@@ -151,6 +151,8 @@ int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, boo
     t.exact += result.values.exact_values;
     t.tolerance += result.values.tolerance_values;
     t.claims += result.claims.size();
+    for (const auto& note : result.values.notes)
+      std::fprintf(stderr, "perflab: %s: %s\n", scenario->name.c_str(), note.c_str());
     t.wall_s += seconds_since(start);
     if (!result.pass()) {
       ++failed_scenarios;
@@ -183,6 +185,10 @@ int cmd_compare(const std::string& a, const std::string& b, const std::vector<st
                 const std::string& format, bool all) {
   auto comparison = compare_folders(a, b, tolerance_flags);
   if (!comparison.ok()) return fail_input(comparison.status().message());
+  for (const auto& scenario : comparison->scenarios) {
+    for (const auto& note : scenario.values.notes)
+      std::fprintf(stderr, "perflab: %s: %s\n", scenario.name.c_str(), note.c_str());
+  }
   std::cout << render_comparison(*comparison, format, all);
   std::cout.flush();
   return comparison->pass() ? 0 : kExitFailedRuns;

@@ -79,7 +79,8 @@ ParamSpec distribution_param(std::string name, const std::string& default_distri
   return make(std::move(name), ParamType::kDistribution, quoted(default_distribution), std::move(meaning));
 }
 ParamSpec path_param(std::string name, const std::string& default_path, std::string meaning) {
-  return make(std::move(name), ParamType::kPath, quoted(default_path), std::move(meaning));
+  // Always a TOML string: an empty path is a default too (no file), never "required".
+  return make(std::move(name), ParamType::kPath, "\"" + default_path + "\"", std::move(meaning));
 }
 ParamSpec path_list_param(std::string name, std::string default_list, std::string meaning) {
   return make(std::move(name), ParamType::kPathList, std::move(default_list), std::move(meaning));

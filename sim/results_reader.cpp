@@ -2,6 +2,7 @@
 #include "sim/results_reader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -75,16 +76,41 @@ Result<std::vector<std::string>> record_fields(const std::string& where, const s
   return fields;
 }
 
-// Where each of the scenario's parameters stands among a file's parameter columns, up to the first the
-// file lacks.
+// A parameter the file lacks that is at one value in every point of the scenario's grid (a knob added since
+// the file was written, at its default): its rows are read as having that value (sim/check.h).
+constexpr size_t kAtTheGridsValue = SIZE_MAX;
+
+bool one_value_in_grid(const Scenario& scenario, size_t column) {
+  return std::all_of(scenario.grid.begin(), scenario.grid.end(), [&](const GridPoint& point) {
+    return point.column_values[column] == scenario.grid.front().column_values[column];
+  });
+}
+
+// Where each of the scenario's parameters stands among a file's parameter columns (kAtTheGridsValue for one
+// it lacks at one value), up to the first the file lacks otherwise.
 std::vector<size_t> scenario_columns(const Scenario& scenario, const std::vector<std::string>& file_columns) {
   std::vector<size_t> index;
-  for (const auto& name : scenario.param_columns) {
-    auto it = std::find(file_columns.begin(), file_columns.end(), name);
-    if (it == file_columns.end()) break;
-    index.push_back(static_cast<size_t>(it - file_columns.begin()));
+  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+    auto it = std::find(file_columns.begin(), file_columns.end(), scenario.param_columns[c]);
+    if (it != file_columns.end()) {
+      index.push_back(static_cast<size_t>(it - file_columns.begin()));
+    } else if (!scenario.grid.empty() && one_value_in_grid(scenario, c)) {
+      index.push_back(kAtTheGridsValue);
+    } else {
+      break;
+    }
   }
   return index;
+}
+
+// A file row's point in the scenario's column order.
+std::vector<std::string> point_values(const Scenario& scenario, const std::vector<size_t>& index,
+                                      const std::vector<std::string>& fields) {
+  std::vector<std::string> values;
+  for (size_t c = 0; c < index.size(); ++c)
+    values.push_back(index[c] == kAtTheGridsValue ? scenario.grid.front().column_values[c]
+                                                  : fields[index[c]]);
+  return values;
 }
 
 // The timed repetitions of a micro run (<name>.repetitions.csv beside its CSV: PARAMETERS…, seed,
@@ -111,9 +137,7 @@ Status read_repetitions(const std::filesystem::path& file,
     auto split = record_fields(where, text, header.size());
     if (!split.ok()) return split.status();
     const std::vector<std::string>& fields = *split;
-    std::vector<std::string> values;
-    for (size_t c : param_index) values.push_back(fields[c]);
-    auto point = point_of.find(values);
+    auto point = point_of.find(point_values(*table.scenario, param_index, fields));
     if (point == point_of.end()) continue;
     auto row = row_of.find({point->second, std::strtoull(fields[params].c_str(), nullptr, 10)});
     if (row == row_of.end()) continue;
@@ -224,9 +248,7 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
   RunTable table;
   table.scenario = &scenario;
   for (auto& read : file->rows) {
-    std::vector<std::string> values;
-    for (size_t c : param_index) values.push_back(read.point[c]);
-    auto point = point_of.find(values);
+    auto point = point_of.find(point_values(scenario, param_index, read.point));
     if (point == point_of.end()) continue;
     RunRow row;
     row.point = point->second;

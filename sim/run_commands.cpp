@@ -127,15 +127,22 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     shard = *parsed;
     options.tasks = shard_tasks(scenario, shard->index, shard->count);
   }
+  bool made_out_dir = false;
   if (out_dir) {
     std::error_code ec;
+    made_out_dir = !fs::exists(*out_dir, ec);
     fs::create_directories(*out_dir, ec);
     if (ec) return fail_input(out_dir->string() + ": cannot create the output folder: " + ec.message());
     options.journal = *out_dir / (scenario.name + ".journal");
   }
   auto start = std::chrono::steady_clock::now();
   auto table = run_scenario(scenario, options);
-  if (!table.ok()) return fail_input(table.status().message());
+  if (!table.ok()) {  // bad input (a workload file) found before any run: leave nothing behind
+    std::error_code ec;
+    if (out_dir && !flags.resume) fs::remove(*options.journal, ec);
+    if (made_out_dir) fs::remove(*out_dir, ec);  // only if empty
+    return fail_input(table.status().message());
+  }
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);
     if (written.ok())

@@ -447,6 +447,12 @@ struct Loader {
       }
       point.params.set(spec.name, it->second);
     }
+    const std::string where =
+        case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
+    if (scenario.study->complete) {
+      auto s = scenario.study->complete(point.params);
+      if (!s.ok()) return Status::Error(where + ": " + s.message());
+    }
     std::string identity_text;  // the values as the CSV holds them, whatever their spelling
     for (const auto& column : scenario.param_columns) {
       Column cell;
@@ -464,10 +470,7 @@ struct Loader {
     point.identity = fnv1a(identity_text);
     if (scenario.study->validate) {
       auto s = scenario.study->validate(point.params);
-      if (!s.ok()) {
-        std::string where = case_name.empty() ? file.string() : file.string() + " case \"" + case_name + "\"";
-        return Status::Error(where + ": " + s.message());
-      }
+      if (!s.ok()) return Status::Error(where + ": " + s.message());
     }
     return point;
   }

@@ -102,6 +102,9 @@ struct Study {
   std::vector<ParamSpec> params;
   std::vector<MetricSpec> metrics;        // what run_sim reports (bind_sim sets both, sim/metrics.h)
   std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives, if it differs (bind_micro)
+  // Parameters that follow from others, set in a point before its columns are written (optional): share's
+  // file_size is its `file`'s size. An error is bad input, reported as validate's are.
+  std::function<Status(Params&)> complete;
   // Cross-parameter checks once a point's values are known (optional).
   std::function<Status(const Params&)> validate;
   // Runs in the parent process once per grid point before any run is forked (optional): loads inputs

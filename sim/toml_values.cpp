@@ -140,6 +140,7 @@ Result<ParamValue> to_param_value(const ParamSpec& spec, const Located& at) {
     }
     case ParamType::kPath: {
       if (!node.is_string()) return wrong_type(at, key, "a file path string");
+      if (node.as_string()->get().empty()) return ParamValue{std::string(), std::string()};  // no file
       auto path = resolve_path(at, key, node.as_string()->get());
       if (!path.ok()) return path.status();
       return ParamValue{*path, node.as_string()->get()};

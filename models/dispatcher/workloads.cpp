@@ -3,6 +3,7 @@
 
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perflab::dispatcher {
@@ -25,8 +26,14 @@ std::string host_of_call(Workload workload, int index) {
 
 }  // namespace
 
-WorkloadRun::WorkloadRun(Key /*key*/, Workload workload, Strategy strategy, int n)
-    : workload_(workload), n_(n), dispatcher_(executor_, strategy) {}
+WorkloadRun::WorkloadRun(Key /*key*/, Workload workload, Strategy strategy, int n,
+                         std::vector<std::string> hosts)
+    : workload_(workload), n_(n), hosts_(std::move(hosts)), dispatcher_(executor_, strategy) {}
+
+Status WorkloadRun::set_limits(int max_requests, int max_requests_per_host) {
+  if (Status status = dispatcher_.set_max_requests(max_requests); !status.ok()) return status;
+  return dispatcher_.set_max_requests_per_host(max_requests_per_host);
+}
 
 Result<std::unique_ptr<WorkloadRun>> WorkloadRun::Create(Workload workload, Strategy strategy, int n,
                                                          int max_requests, int max_requests_per_host) {
@@ -41,18 +48,25 @@ Result<std::unique_ptr<WorkloadRun>> WorkloadRun::Create(Workload workload, Stra
   if (workload != Workload::kEnqueueBurst) {
     run->finished_calls_.reserve(static_cast<size_t>(n));
   }
-  if (Status status = run->dispatcher_.set_max_requests(max_requests); !status.ok()) {
-    return status;
-  }
-  if (Status status = run->dispatcher_.set_max_requests_per_host(max_requests_per_host); !status.ok()) {
-    return status;
-  }
+  if (Status status = run->set_limits(max_requests, max_requests_per_host); !status.ok()) return status;
+  return run;
+}
+
+Result<std::unique_ptr<WorkloadRun>> WorkloadRun::Create(std::vector<std::string> hosts, Strategy strategy,
+                                                         int max_requests, int max_requests_per_host) {
+  if (hosts.empty()) return Status::Error("the host sequence is empty, expected at least one call");
+  const int n = static_cast<int>(hosts.size());
+  // Finished like one_host_backlog: every call, in the order the executor received them.
+  auto run = std::make_unique<WorkloadRun>(Key(), Workload::kOneHostBacklog, strategy, n, std::move(hosts));
+  run->finished_calls_.reserve(static_cast<size_t>(n));
+  if (Status status = run->set_limits(max_requests, max_requests_per_host); !status.ok()) return status;
   return run;
 }
 
 WorkloadResult WorkloadRun::run() {
   for (int i = 0; i < n_; ++i) {
-    dispatcher_.enqueue(Call::Create(host_of_call(workload_, i)));
+    dispatcher_.enqueue(
+        Call::Create(hosts_.empty() ? host_of_call(workload_, i) : hosts_[static_cast<size_t>(i)]));
   }
   WorkloadResult result;
   if (workload_ == Workload::kEnqueueBurst) {

@@ -7,10 +7,13 @@
 //   one_host_backlog  n calls to one host under (max_requests, max_requests_per_host), then finish all.
 //   distinct_hosts    n calls to n distinct hosts, then finish all.
 //   round_robin       n calls over 10 hosts (call i goes to host i % 10), then finish all.
+// A given host sequence (a request log's, request_log.h) is a workload too: its calls enqueued as a burst
+// under (max_requests, max_requests_per_host), call i to hosts[i], then finish all.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/common/enum_names.h"
@@ -50,7 +53,10 @@ class WorkloadRun {
   // Errors: n < 1, or a limit < 1 (for workloads that use the limits).
   static Result<std::unique_ptr<WorkloadRun>> Create(Workload workload, Strategy strategy, int n,
                                                      int max_requests, int max_requests_per_host);
-  WorkloadRun(Key key, Workload workload, Strategy strategy, int n);
+  // The host sequence's workload. Errors: no hosts, or a limit < 1.
+  static Result<std::unique_ptr<WorkloadRun>> Create(std::vector<std::string> hosts, Strategy strategy,
+                                                     int max_requests, int max_requests_per_host);
+  WorkloadRun(Key key, Workload workload, Strategy strategy, int n, std::vector<std::string> hosts = {});
   WorkloadRun(const WorkloadRun&) = delete;
   WorkloadRun& operator=(const WorkloadRun&) = delete;
 
@@ -62,8 +68,11 @@ class WorkloadRun {
   // promotes, until none is left running. Returns how many calls it finished.
   uint64_t finish_all();
 
+  Status set_limits(int max_requests, int max_requests_per_host);
+
   const Workload workload_;
   const int n_;
+  const std::vector<std::string> hosts_;  // call i's host when given
   RecordingExecutor executor_;
   Dispatcher dispatcher_;
   std::vector<CallPtr> finished_calls_;  // kept for the destructor to free, off the clock

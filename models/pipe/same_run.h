@@ -8,8 +8,8 @@
 //                 but at most copy_c0 + copy_c1 * bytes, the lowest deciles of the run's own write times
 //                 (one-page writes for c0; the rest per byte for c1). A syscall that woke a sleeping reader
 //                 took longer: the wake-up comes after the copy, the mutex released (fs/pipe.c :586, :600).
-//                 Bytes the pump read that no record accounts for (upload-pack's ref advertisement, which
-//                 glibc's stdio writes past the recorder) are one write when the pump first became ready.
+//                 Bytes the pump read that no record accounts for (written without libc's write, or
+//                 before the recorder was loaded) are one write when the pump first became ready.
 //   wake_latency  median over the reads the pump slept for of (epoll_wait returned - the waking write's
 //                 copy done): the pump had read all that had been written, so the pipe was empty and the
 //                 waking write, if no larger than the pipe, went in whole and became readable at once;

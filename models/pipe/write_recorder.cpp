@@ -6,10 +6,16 @@
 // Only the process that finds PERFLAB_WRITE_LOG in its environment records; it removes the variable, so
 // the processes it starts (upload-pack's pack-objects) load the library but record nothing. The records
 // are kept in memory and written to that file at exit: "start_ns,end_ns,result" per write (CLOCK_MONOTONIC,
-// result as write returned it, -errno on an error). Writes glibc makes itself (stdio flushes) do not pass
-// through here; the pump reports the bytes it read that no record accounts for.
+// result as write returned it, -errno on an error). Writes glibc makes itself (stdio flushes call its
+// internal __write, not this write) would not pass through here, so the recording process's stdout FILE is
+// replaced by one (fopencookie) that writes through it, buffered as glibc buffers a stdout that is a pipe: a
+// block of the pipe's st_blksize, flushed when full and at exit (an atexit handler, which runs before
+// glibc's own final flush). A program that calls fileno(stdout) gets -1 from it; one that wrote to stdout
+// from a constructor before this one, or without libc (Go), is not recorded: the pump reports the bytes it
+// read that no record accounts for.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +54,37 @@ WriteFunction next_write() {
   return real_write;
 }
 
+ssize_t recorded_write(int fd, const void* data, size_t size);
+
+// The stdout FILE's writes, through recorded_write: as many write(2) calls as it takes (as glibc's own
+// _IO_new_file_write does), each recorded.
+ssize_t stdout_cookie_write(void* /*cookie*/, const char* data, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = recorded_write(1, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return done > 0 ? static_cast<ssize_t>(done) : -1;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+void record_stdio() {
+  struct stat st {};
+  if (fstat(1, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  cookie_io_functions_t functions{};
+  functions.write = stdout_cookie_write;
+  FILE* file = fopencookie(nullptr, "w", functions);
+  if (file == nullptr) return;
+  static char buffer[1 << 20];
+  const size_t block = st.st_blksize > 0 && static_cast<size_t>(st.st_blksize) <= sizeof(buffer)
+                           ? static_cast<size_t>(st.st_blksize)
+                           : 4096;
+  setvbuf(file, buffer, _IOFBF, block);
+  stdout = file;
+  atexit([] { fflush(stdout); });
+}
+
 __attribute__((constructor)) void start_recording() {
   const char* path = std::getenv("PERFLAB_WRITE_LOG");
   if (path == nullptr || std::strlen(path) >= sizeof(log_path)) return;
@@ -55,6 +92,7 @@ __attribute__((constructor)) void start_recording() {
   unsetenv("PERFLAB_WRITE_LOG");
   next_write();
   active = true;
+  record_stdio();
 }
 
 // Written in large pieces: the child is still running, and its stdout open, until this is done.
@@ -81,9 +119,7 @@ __attribute__((destructor)) void save_records() {
   close(fd);
 }
 
-}  // namespace
-
-extern "C" ssize_t write(int fd, const void* data, size_t size) {
+ssize_t recorded_write(int fd, const void* data, size_t size) {
   WriteFunction forward = next_write();
   if (!active || fd != 1) return forward(fd, data, size);
   const int64_t start = monotonic_ns();
@@ -97,4 +133,10 @@ extern "C" ssize_t write(int fd, const void* data, size_t size) {
   }
   errno = saved_errno;
   return result;
+}
+
+}  // namespace
+
+extern "C" ssize_t write(int fd, const void* data, size_t size) {
+  return recorded_write(fd, data, size);
 }

@@ -113,7 +113,8 @@ Result<std::vector<TracedClassLoad>> parse_class_load_trace(std::string_view tex
       if (!path) return Status::Error(where + "broken %-escape in source URL '" + std::string(source) + "'");
       if (ends_with(*path, ".jar")) jar_path = std::move(*path);
     }
-    loads.push_back({std::string(class_name), std::move(jar_path), line_number});
+    const bool from_jdk = source.rfind("jrt:/", 0) == 0 || source.rfind("shared objects file", 0) == 0;
+    loads.push_back({std::string(class_name), std::move(jar_path), line_number, from_jdk});
   }
   return loads;
 }

@@ -26,6 +26,7 @@ struct TracedClassLoad {
   std::string class_name;  // binary name
   std::string jar_path;    // the file: URL of the source, percent-decoded; empty when not a JAR
   int line = 0;
+  bool from_jdk = false;  // source `jrt:/<module>` or `shared objects file` (the JDK's CDS archive)
 
   bool from_jar() const { return !jar_path.empty(); }
 };

@@ -88,6 +88,18 @@ Status JarFile::index_class_entries() {
   return Status::OK();
 }
 
+Result<std::optional<std::string>> JarFile::read_entry(const std::string& name) const {
+  const zip_int64_t index = zip_name_locate(archive_.get(), name.c_str(), 0);
+  if (index < 0) return std::optional<std::string>();
+  zip_stat_t stat;
+  if (zip_stat_index(archive_.get(), static_cast<zip_uint64_t>(index), 0, &stat) != 0)
+    return Status::Error(path_ + ": " + name +
+                         ": cannot read the zip entry: " + zip_strerror(archive_.get()));
+  auto bytes = read({name, static_cast<std::uint64_t>(index), stat.size});
+  if (!bytes.ok()) return bytes.status();
+  return std::optional<std::string>(std::move(bytes).value());
+}
+
 Result<std::string> JarFile::read(const JarClassEntry& entry) const {
   const std::string where = path_ + ": " + entry.binary_name + ": ";
   if (entry.size_bytes > kMaxClassFileBytes) {

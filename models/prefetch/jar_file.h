@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ class JarFile {
 
   // The class file bytes of one of this JAR's entries.
   Result<std::string> read(const JarClassEntry& entry) const;
+  // Any entry by its name ("META-INF/MANIFEST.MF"); nullopt when the JAR has none.
+  Result<std::optional<std::string>> read_entry(const std::string& name) const;
 
  private:
   struct ZipCloser {

@@ -4,6 +4,9 @@
 #include "scenarios/dispatcher/dispatcher_study.h"
 
 #include <cstdio>
+#include <memory>
+
+#include "models/dispatcher/request_log.h"
 
 #include "sim/run_table.h"
 
@@ -80,6 +83,10 @@ const Knobs<DispatcherOptions>& knobs() {
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
              "it ahead of blocked ones) | fifo (the longest-blocked thread)")
         .only(sim);
+    k.path("request_log", &O::request_log,
+           "a request log (CSV: time_s, host, optional duration_s) as the workload; sim: its arrivals, hosts "
+           "(and server times) replace Poisson, host_popularity (and server_time); micro: its host sequence "
+           "enqueued as a burst under the limits, then finished. Empty: the synthetic workloads");
     return k;
   }();
   return knobs;
@@ -125,6 +132,28 @@ const MetricBindings<WorkloadReport>& micro_metrics() {
   return metrics;
 }
 
+Status complete_from_request_log(Params& params) {
+  const DispatcherOptions o = knobs().options(params);
+  if (o.request_log.empty()) return Status::OK();
+  auto log = dispatcher::read_request_log(o.request_log);
+  if (!log.ok()) return log.status();
+  const DispatcherOptions defaults;
+  const auto from_log = [&params](const std::string& name, int64_t set, int64_t by_default, size_t logged,
+                                  const std::string& what) -> Status {
+    if (set != by_default && set != static_cast<int64_t>(logged)) {
+      return Status::Error(name + " = " + std::to_string(set) + " conflicts with request_log's " +
+                           std::to_string(logged) + " " + what + ", expected " + name + " left out");
+    }
+    params.set(name, ParamValue{static_cast<int64_t>(logged), std::to_string(logged)});
+    return Status::OK();
+  };
+  const size_t calls = log->requests.size();
+  Status s = from_log("calls", o.calls, defaults.calls, calls, "requests");
+  if (s.ok()) s = from_log("n", o.n, defaults.n, calls, "requests");
+  if (s.ok()) s = from_log("hosts", o.hosts, defaults.hosts, log->hosts.size(), "distinct hosts");
+  return s;
+}
+
 namespace {
 
 Status validate(const Params& params) {
@@ -138,7 +167,16 @@ Study dispatcher_study() {
       "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed, and the "
       "real OkHttp 3.13.1 on a JVM";
   study.params = knobs().specs();
+  study.complete = complete_from_request_log;
   study.validate = validate;
+  study.prepare = [](const Params& params) -> Result<PointInputs> {
+    const DispatcherOptions o = knobs().options(params);
+    if (o.request_log.empty()) return PointInputs{};
+    auto log = dispatcher::read_request_log(o.request_log);
+    if (!log.ok()) return log.status();
+    return PointInputs(std::make_shared<const dispatcher::RequestLog>(std::move(log).value()));
+  };
+  study.prepare_reads = {"request_log"};
   bind_sim(study, sim_metrics(), run_incident);
   bind_micro(study, micro_metrics(), setup_micro_workload);
   study.headline_report = [](const RunTable& table) {

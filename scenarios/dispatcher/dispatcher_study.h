@@ -50,7 +50,12 @@ struct DispatcherOptions {
   Distribution server_time = Distribution::constant(50e-3, Quantity::kDuration);
   double ns_per_op = kMeasuredNsPerOp;
   LockHandOff lock = LockHandOff::kBarging;
+  std::string request_log;  // a request log (models/dispatcher/request_log.h) as the workload; empty: none
 };
+
+// With request_log set, the point's calls and n are the log's requests and hosts its distinct hosts (set in
+// its parameters, so its tables show them); an error if the scenario set other numbers or the log is bad.
+Status complete_from_request_log(Params& params);
 
 // The study's knobs, each bound to the member of DispatcherOptions it sets.
 const Knobs<DispatcherOptions>& knobs();

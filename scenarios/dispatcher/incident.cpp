@@ -1,11 +1,11 @@
-// Sim engine driver: the OkHttp incident. Application threads enqueue calls (open-loop Poisson arrivals)
-// on the real Dispatcher; `threads` executor workers run each call as an HTTP exchange with its host over
-// the simulated network and then call finished(). The dispatcher's monitor is simulated
-// (simulated_monitor.h): each locked section of the real Dispatcher — two per enqueue(), two per
-// finished(), released in between as in OkHttp — holds it for the elements the real code touched under its
-// lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java monitor, or fifo).
-// What the thread dumps showed — threads piling up BLOCKED on the lock while one thread scans — shows
-// here as lock wait time and the number of simulated threads blocked at once.
+// Sim engine driver: the OkHttp incident. Application threads enqueue calls (open-loop Poisson arrivals,
+// or a request log's arrivals and hosts: request_log.h) on the real Dispatcher; `threads` executor workers
+// run each call as an HTTP exchange with its host over the simulated network and then call finished(). The
+// dispatcher's monitor is simulated (simulated_monitor.h): each locked section of the real Dispatcher — two
+// per enqueue(), two per finished(), released in between as in OkHttp — holds it for the elements the real
+// code touched under its lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java
+// monitor, or fifo). What the thread dumps showed — threads piling up BLOCKED on the lock while one thread
+// scans — shows here as lock wait time and the number of simulated threads blocked at once.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/dispatcher/dispatcher.h"
+#include "models/dispatcher/request_log.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/sim_world.h"
@@ -73,10 +74,12 @@ class SimExecutor : public dispatcher::Executor {
 // every locked section under the simulated monitor.
 class IncidentRun {
  public:
+  // `log`: the requests to replay instead of drawing them (may be null).
   IncidentRun(const RunContext& context, const DispatcherOptions& x, dispatcher::Strategy strategy,
-              double zipf_s, SimWorld& world)
+              double zipf_s, const dispatcher::RequestLog* log, SimWorld& world)
       : context_(context),
         x_(x),
+        log_(log),
         world_(world),
         client_(world.host("client")),
         dispatcher_(executor_, strategy),
@@ -118,13 +121,24 @@ class IncidentRun {
   }
 
  private:
-  // Open-loop Poisson arrivals. Each call comes from its own application thread, so callers can pile up
-  // on the lock as the 52 threads blocked in enqueue() did.
+  // Open-loop arrivals: Poisson to Zipf-picked hosts, or the log's requests at their times. Each call comes
+  // from its own application thread, so callers can pile up on the lock as the 52 threads blocked in
+  // enqueue() did.
   void arrivals() {
     for (int64_t i = 0; i < x_.calls; ++i) {
-      s4u::this_actor::sleep_for(-std::log(1 - arrival_rng_.uniform01()) / x_.arrival_rate);
-      const int host = picker_.pick(host_rng_);
+      int host = 0;
+      if (log_ != nullptr) {
+        const dispatcher::LoggedRequest& request = log_->requests[static_cast<size_t>(i)];
+        s4u::this_actor::sleep_until(request.time_s);
+        host = request.host;
+      } else {
+        s4u::this_actor::sleep_for(-std::log(1 - arrival_rng_.uniform01()) / x_.arrival_rate);
+        host = picker_.pick(host_rng_);
+      }
       auto call = dispatcher::Call::Create("host-" + std::to_string(host), "call-" + std::to_string(i));
+      if (log_ != nullptr && log_->has_durations) {
+        logged_server_time_[call.get()] = *log_->requests[static_cast<size_t>(i)].duration_s;
+      }
       s4u::Actor::create("caller-" + std::to_string(i), client_, [this, call] {
         enqueued_at_[call.get()] = SimWorld::now();
         dispatcher_.enqueue(call);
@@ -144,7 +158,13 @@ class IncidentRun {
       }
       auto* server = world_.host(call->host());
       world_.transfer(client_, server, x_.request_size, "request " + call->name());
-      s4u::this_actor::sleep_for(x_.server_time.sample(server_rng_));
+      auto logged = logged_server_time_.find(call.get());
+      if (logged != logged_server_time_.end()) {
+        s4u::this_actor::sleep_for(logged->second);
+        logged_server_time_.erase(logged);
+      } else {
+        s4u::this_actor::sleep_for(x_.server_time.sample(server_rng_));
+      }
       world_.transfer(server, client_, x_.response_size, "response " + call->name());
       dispatcher_.finished(*call);
       hand_to_workers();
@@ -165,6 +185,7 @@ class IncidentRun {
 
   const RunContext& context_;
   const DispatcherOptions& x_;
+  const dispatcher::RequestLog* log_;
   SimWorld& world_;
   s4u::Host* client_;
   SimExecutor executor_;
@@ -176,6 +197,7 @@ class IncidentRun {
   Rng host_rng_;
   Rng server_rng_;
   std::map<const dispatcher::Call*, double> enqueued_at_;
+  std::map<const dispatcher::Call*, double> logged_server_time_;  // the log's duration_s, when it has one
   std::vector<double> latencies_;
   int64_t finished_ = 0;
   double last_finish_ = 0;
@@ -199,7 +221,9 @@ Result<IncidentResult> run_incident(const RunContext& context) {
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
   SimWorld world(context, host_names);
-  IncidentRun run(context, x, *strategy, *zipf_s, world);
+  const dispatcher::RequestLog* log =
+      x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
+  IncidentRun run(context, x, *strategy, *zipf_s, log, world);
   Status started = run.start();
   if (!started.ok()) return started;
   world.run();

@@ -4,17 +4,26 @@
 // so this is also how that cost is calibrated.
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "models/dispatcher/request_log.h"
 #include "models/dispatcher/workloads.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
 
 namespace perflab::dispatcher_study {
 
 Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params,
-                                                             const PointInputs& /*none*/) {
+                                                             const PointInputs& inputs) {
   const DispatcherOptions o = knobs().options(params);
   const std::optional<dispatcher::Strategy> strategy = cpp_port(o.strategy);
+  if (!strategy && !o.request_log.empty()) {
+    return Status::Error(
+        "request_log runs on the C++ strategies, expected strategy scan, counter or indexed");
+  }
   if (!strategy) return setup_okhttp_jvm_workload(o);
+  std::vector<std::string> logged_hosts;  // the request log's host sequence, if the point has one
+  if (!o.request_log.empty()) logged_hosts = inputs.get<dispatcher::RequestLog>().host_sequence();
   const dispatcher::Workload workload = o.workload;
   const int n = static_cast<int>(o.n);
   const int max_requests = static_cast<int>(o.max_requests);
@@ -25,7 +34,9 @@ Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& param
   auto prepared = std::make_shared<std::unique_ptr<dispatcher::WorkloadRun>>();
   MicroWorkloadOf<WorkloadReport> micro;
   micro.set_up = [=]() {
-    auto run = dispatcher::WorkloadRun::Create(workload, *strategy, n, max_requests, max_per_host);
+    auto run = logged_hosts.empty()
+                   ? dispatcher::WorkloadRun::Create(workload, *strategy, n, max_requests, max_per_host)
+                   : dispatcher::WorkloadRun::Create(logged_hosts, *strategy, max_requests, max_per_host);
     if (!run.ok()) return run.status();
     *prepared = std::move(run).value();
     return Status::OK();

@@ -99,8 +99,8 @@ std::string seed_rate_report(const RunTable& table) {
 
 namespace {
 
-// "# real: reads=N ..." in a same-run trace's comments (capture_same_run.cpp): the kernel's reads in the
-// run the trace was recorded in; -1 if the file does not say.
+// "# real: reads=N ..." in a same-run trace's comments (perflab capture pipe: capture_command.cpp): the
+// kernel's reads in the run the trace was recorded in; -1 if the file does not say.
 double traced_real_reads(const std::string& path) {
   std::ifstream in(path);
   std::string line;

@@ -3,6 +3,11 @@
 // CPU calibrations.
 #include "scenarios/share/share_study.h"
 
+#include <filesystem>
+#include <system_error>
+
+#include "models/share/content.h"
+
 namespace perflab::share_study {
 const MetricBindings<DownloadResult>& sim_metrics() {
   static const MetricBindings<DownloadResult> metrics = [] {
@@ -109,9 +114,16 @@ CpuCosts cpu_costs(const ShareOptions& options) {
 }
 
 Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const ShareOptions& options) {
-  auto file =
-      share::encode_file(std::make_shared<share::SeededContent>(options.file_size, 1),
-                         static_cast<int>(options.k), static_cast<int>(options.n), options.segment_size);
+  std::shared_ptr<const share::ContentSource> content;
+  if (options.file.empty()) {
+    content = std::make_shared<share::SeededContent>(options.file_size, 1);
+  } else {
+    auto opened = share::FileContent::open(options.file);
+    if (!opened.ok()) return opened.status();
+    content = std::move(opened).value();
+  }
+  auto file = share::encode_file(std::move(content), static_cast<int>(options.k), static_cast<int>(options.n),
+                                 options.segment_size);
   if (!file.ok()) return file.status();
   return std::make_shared<const share::EncodedFile>(std::move(file).value());
 }
@@ -120,7 +132,10 @@ const Knobs<ShareOptions>& knobs() {
   static const Knobs<ShareOptions> knobs = [] {
     using O = ShareOptions;
     Knobs<O> k;
-    k.size("file_size", &O::file_size, "bytes of the file downloaded");
+    k.path("file", &O::file,
+           "a file whose real bytes are encoded, hashed and downloaded (read piecewise, never held whole); "
+           "empty: file_size bytes of deterministic generated content");
+    k.size("file_size", &O::file_size, "bytes of the file downloaded (with `file`: the file's size)");
     k.integer("k", &O::k, "shares needed to decode (needed_shares)");
     k.integer("n", &O::n, "shares stored, one per storage server (total_shares)");
     k.size("segment_size", &O::segment_size,
@@ -160,6 +175,23 @@ const Knobs<ShareOptions>& knobs() {
   return knobs;
 }
 
+Status complete_file_size(Params& params) {
+  const ShareOptions o = knobs().options(params);
+  if (o.file.empty()) return Status::OK();
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(o.file, error);
+  if (error) return Status::Error("file \"" + o.file + "\": cannot read its size (" + error.message() + ")");
+  if (size == 0) return Status::Error("file \"" + o.file + "\" is empty, expected at least 1 byte to upload");
+  if (o.file_size != ShareOptions().file_size && o.file_size != size) {
+    return Status::Error("file_size = " + std::to_string(o.file_size) + " B conflicts with file \"" + o.file +
+                         "\" of " + std::to_string(size) +
+                         " B, expected file_size left out (it is the file's)");
+  }
+  const std::string label = size_literal(static_cast<double>(size));
+  params.set("file_size", ParamValue{static_cast<double>(size), label});
+  return Status::OK();
+}
+
 namespace {
 
 Status validate(const Params& params) {
@@ -178,6 +210,7 @@ Study share_study() {
       "Tahoe-LAFS immutable download: eager vs coalesced Share.loop() (ticket #1268) on real shares";
   study.params = knobs().specs();
   study.validate = validate;
+  study.complete = complete_file_size;
   study.prepare = [](const Params& params) -> Result<PointInputs> {
     auto file = encoded_file(knobs().options(params));
     if (!file.ok()) return file.status();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "models/common/enum_names.h"
 #include "models/share/layout.h"
@@ -28,9 +29,10 @@ inline const EnumNames<CalibrationWorkload> kCalibrationWorkloadNames{
 
 // Everything a share scenario sets. A negative CPU cost stands for the `cpu` calibration's (cpu_costs()).
 struct ShareOptions {
-  uint64_t file_size = uint64_t{12} * 1024 * 1024;
-  int64_t k = 3;   // needed_shares
-  int64_t n = 10;  // total_shares
+  std::string file;  // a file whose real bytes are uploaded and downloaded; empty: SeededContent's bytes
+  uint64_t file_size = uint64_t{12} * 1024 * 1024;  // with `file`: the file's size (complete_file_size())
+  int64_t k = 3;                                    // needed_shares
+  int64_t n = 10;                                   // total_shares
   uint64_t segment_size = uint64_t{128} * 1024;
   share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
   CpuCalibration cpu = CpuCalibration::kTahoe19;
@@ -48,7 +50,11 @@ const Knobs<ShareOptions>& knobs();
 
 // Encodes the point's file from what kFileParams name (prepare(): every point that agrees on them shares it).
 Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const ShareOptions& options);
-inline const std::vector<std::string> kFileParams = {"file_size", "k", "n", "segment_size"};
+inline const std::vector<std::string> kFileParams = {"file", "file_size", "k", "n", "segment_size"};
+
+// With `file` set, file_size is the file's size: set in the point's parameters (so its tables show it), an
+// error if the scenario set another size or the file is empty. Without `file`, nothing changes.
+Status complete_file_size(Params& params);
 
 // Seconds of CPU per counted span operation, per decoded byte and per plain read() call (on each side:
 // client and server), for the point's `cpu` calibration (NOTES.md derives them).

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/common/split.h"
 #include "models/dispatcher/dispatcher.h"
 #include "scenarios/dispatcher/jvm/okhttp_jvm.h"
 #include "tests/dispatcher/op_script.h"
@@ -22,15 +23,6 @@ namespace {
 constexpr int kScripts = 40;
 constexpr int kOps = 400;
 constexpr int kHosts = 6;
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator)) parts.push_back(part);
-  if (!text.empty() && text.back() == separator) parts.emplace_back();
-  return parts;
-}
 
 std::vector<std::string> names_in(const std::string& field) {
   std::vector<std::string> names;

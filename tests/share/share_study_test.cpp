@@ -2,6 +2,7 @@
 // CSV whatever --jobs, the timeline's loop spans, and bad parameters refused before anything runs.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 
 #include "tests/sim/cli_runner.h"
@@ -131,6 +132,47 @@ TEST(ShareStudy, BadParametersAreRefusedBeforeAnythingRuns) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.set << ": " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "share-download-12mib.csv")) << c.set;
   }
+}
+
+// `file`: a real file's bytes (the perflab binary itself) encoded, served and downloaded; the download fails
+// unless the bytes that come back hash to the file's crypttext hash. file_size becomes the file's size.
+TEST(ShareStudy, DownloadsARealFile) {
+  TempDir dir;
+  const std::string binary = PERFLAB_BINARY;
+  const auto size = std::filesystem::file_size(binary);
+  auto r =
+      run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"tahoe-1.9\"]' --set 'params.file=\"" +
+                  binary + "\"' --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
+  ASSERT_EQ(rows.size(), 2U);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("error"), "");
+    EXPECT_EQ(row.at("file"), binary);
+    EXPECT_EQ(row.at("file_size"), std::to_string(size));
+    // k = 3: a third of every segment's bytes from each of three servers, plus the hashes.
+    EXPECT_GT(std::stod(row.at("bytes_read")), static_cast<double>(size));
+  }
+}
+
+TEST(ShareStudy, FileBadInputs) {
+  TempDir dir;
+  write_file(dir / "empty.bin", "");
+  auto empty =
+      run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "empty.bin").string() + "\"'");
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_NE(empty.err.find("empty.bin\" is empty, expected at least 1 byte"), std::string::npos) << empty.err;
+  auto missing =
+      run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "none.bin").string() + "\"'");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("none.bin\" does not exist"), std::string::npos) << missing.err;
+  write_file(dir / "small.bin", "0123456789");
+  auto conflict = run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "small.bin").string() +
+                              "\"' --set params.file_size='\"1MiB\"'");
+  EXPECT_EQ(conflict.status, 2);
+  EXPECT_NE(conflict.err.find("file_size = 1048576 B conflicts with file"), std::string::npos)
+      << conflict.err;
+  EXPECT_NE(conflict.err.find("of 10 B, expected file_size left out"), std::string::npos) << conflict.err;
 }
 
 }  // namespace

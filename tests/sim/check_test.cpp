@@ -203,6 +203,26 @@ TEST(Check, ParametersArePairedByNameWhateverTheirColumnOrder) {
   EXPECT_EQ(renamed.grid_changes[0], "parameter y is new in now (not in committed)");
 }
 
+// A knob added at its default: the older rows are taken to have had it, named in a note; the metrics judge.
+TEST(Check, AParameterAddedAtOneValueIsPairedWithANote) {
+  Fixture f;
+  const ResultRows committed = result_rows(f.table());
+  f.scenario.param_columns = {"x", "file"};
+  for (auto& point : f.scenario.grid) point.column_values.push_back(""), point.column_labels.push_back("");
+  auto added = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {},
+                            Scope::kSame, "committed", "now");
+  EXPECT_TRUE(added.pass()) << (added.grid_changes.empty() ? "" : added.grid_changes[0]);
+  ASSERT_EQ(added.notes.size(), 1U);
+  EXPECT_EQ(added.notes[0],
+            "parameter file is new in now, at \"\" in every run: compared as if the other runs had it");
+  EXPECT_GT(added.exact_values, 0U);
+  f.scenario.grid[1].column_values[1] = f.scenario.grid[1].column_labels[1] = "other.bin";  // not one value
+  auto varied = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {},
+                             Scope::kSame, "committed", "now");
+  ASSERT_EQ(varied.grid_changes.size(), 1U);
+  EXPECT_EQ(varied.grid_changes[0], "parameter file is new in now (not in committed)");
+}
+
 TEST(Check, AClaimBelowItsBoundFails) {
   Fixture f;
   auto result = check(f.table(), f.table(0, 0.7));  // time ratio 2 -> 1.4 < 1.5

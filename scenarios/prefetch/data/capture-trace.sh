@@ -3,10 +3,12 @@
 #
 # Runs Debian's JGit 4.11 command line (main class org.eclipse.jgit.pgm.Main, as /usr/bin/jgit does) to
 # clone a small local repository made here with git, under `java -Xshare:off -Xlog:class+load=info`.
-# Writes, next to this script:
+# A call of `perflab capture prefetch` (docs/your-own-workload.md) with JGit's command line. Writes, next to
+# this script (or into OUT_DIR, the first argument):
 #   jgit-clone.classload.log  the JVM's class-load log (JDK 17 unified-logging format)
 #   jgit-clone.classpath      the classpath used, one absolute JAR path per line, in classpath order
-# Needs: jgit-cli, libjgit-java and their dependencies, a JDK 17 `java` (or $JAVA), git.
+# Needs: jgit-cli, libjgit-java and their dependencies, a JDK 17 `java` (or $JAVA), git, a built perflab
+# (build/perflab, or $PERFLAB).
 #
 # Why not just run /usr/bin/jgit: Debian's launcher puts only org.eclipse.jgit.pgm.jar on the classpath and
 # relies on its manifest Class-Path, which lacks org.eclipse.jgit.lfs.jar (`jgit` dies with
@@ -18,8 +20,10 @@
 # back to its no-op logger) and org.eclipse.osgi (only used by the archive bundle's OSGi activator).
 set -eu
 
-out_dir=$(cd "$(dirname "$0")" && pwd)
-. "$out_dir/clone-source.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+out_dir=$(cd "${1:-$here}" && pwd)
+perflab=${PERFLAB:-$here/../../../build/perflab}
+. "$here/clone-source.sh"
 java=${JAVA:-java}
 lib=/usr/share/java
 
@@ -55,10 +59,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 classpath=
-: >"$work/classpath"
 for jar in $classpath_jars; do
   [ -f "$lib/$jar" ] || { echo "capture-trace.sh: $lib/$jar not found; install jgit-cli and its dependencies" >&2; exit 1; }
-  echo "$lib/$jar" >>"$work/classpath"
   classpath=${classpath:+$classpath:}$lib/$jar
 done
 
@@ -66,16 +68,10 @@ src="$work/src"
 make_clone_source "$src"
 cd "$work"
 
-# -Xshare:off so that every class is really loaded from its JAR and logged with its source.
-"$java" -Xshare:off -Xlog:class+load=info:file="$work/classload.log" \
-  -cp "$classpath" org.eclipse.jgit.pgm.Main clone "$src" "$work/dst" >"$work/clone.out" 2>&1 || {
-  cat "$work/clone.out" >&2
-  exit 1
-}
+# perflab capture prefetch runs it under -Xshare:off -Xlog:class+load=info (every class really loaded from
+# its JAR and logged with its source) and records the classpath it used.
+"$perflab" capture prefetch --out "$work/capture" --name jgit-clone -- \
+  "$java" -cp "$classpath" org.eclipse.jgit.pgm.Main clone "$src" "$work/dst"
 [ -f "$work/dst/README.md" ] || { echo "capture-trace.sh: the clone produced no work tree" >&2; exit 1; }
-
-cp "$work/classload.log" "$out_dir/jgit-clone.classload.log"
-cp "$work/classpath" "$out_dir/jgit-clone.classpath"
-echo "wrote $out_dir/jgit-clone.classload.log ($(wc -l <"$out_dir/jgit-clone.classload.log") lines," \
-  "$(grep -c 'source: file:' "$out_dir/jgit-clone.classload.log") classes from JARs)"
-echo "wrote $out_dir/jgit-clone.classpath ($(wc -l <"$out_dir/jgit-clone.classpath") JARs)"
+cp "$work/capture/jgit-clone.classload.log" "$work/capture/jgit-clone.classpath" "$out_dir/"
+echo "copied jgit-clone.classload.log and jgit-clone.classpath to $out_dir"
