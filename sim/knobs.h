@@ -105,6 +105,14 @@ class Knobs {
     return options;
   }
 
+  // Sets the members whose knobs `given` holds, and leaves the others as they are (Python's keyword
+  // arguments: analysis/module/knob_arguments.h).
+  void apply(const Params& given, Options& options) const {
+    for (size_t i = 0; i < specs_.size(); ++i) {
+      if (given.has(specs_[i].name)) setters_[i](given, options);
+    }
+  }
+
  private:
   template <class Member>
   static auto default_of(Member member) {

@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/provenance.h"
@@ -18,12 +20,22 @@ namespace perflab {
 namespace fs = std::filesystem;
 namespace {
 
+// Runs `args` with this environment, PYTHONPATH naming this tree's Python package and this build's
+// extension first (the site reads the studies' units through perflab.describe).
 int spawn_wait(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
+  std::string python_path =
+      "PYTHONPATH=" + (source_dir() / "analysis" / "python").string() + ":" + python_extension_dir().string();
+  if (const char* inherited = std::getenv("PYTHONPATH")) python_path += std::string(":") + inherited;
+  std::vector<char*> env = {python_path.data()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("PYTHONPATH=", 0) != 0) env.push_back(*e);
+  }
+  env.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), env.data()) != 0) return 127;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
   }
@@ -45,7 +57,7 @@ Status run_python(const std::string& script_name, std::vector<std::string> args,
 
 Status write_results_site(const fs::path& results) {
   return run_python("build_site.py", {results.string(), (source_dir() / "scenarios").string()},
-                    "the results site; needs /usr/bin/python3 with pandas and markdown");
+                    "the results site; needs /usr/bin/python3 with pandas and markdown, and the _perflab extension built");
 }
 
 Status draw_study_plots(const fs::path& results) {

@@ -8,5 +8,7 @@
 namespace perflab {
 
 std::filesystem::path source_dir();
+// This build's Python extension (_perflab), for the scripts the CLI runs (the site reads units through it).
+std::filesystem::path python_extension_dir();
 
 }  // namespace perflab

@@ -1,11 +1,27 @@
 #include "sim/study.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
 namespace perflab {
 namespace {
 
 std::map<std::string, std::unique_ptr<Study>>& registry() {
   static std::map<std::string, std::unique_ptr<Study>> studies;
   return studies;
+}
+
+// Why `study`'s metrics cannot be CSV columns (a metric without a name, or named twice), or "".
+std::string metric_clash(const Study& study) {
+  for (const auto* metrics : {&study.metrics, &study.micro_metrics}) {
+    std::set<std::string> seen;
+    for (const auto& metric : *metrics) {
+      if (metric.name.empty()) return "a metric without a name";
+      if (!seen.insert(metric.name).second) return "metric \"" + metric.name + "\" bound twice";
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -19,6 +35,10 @@ const ParamSpec* Study::find_param(const std::string& param) const {
 
 void register_study(Study study) {
   auto name = study.name;
+  if (auto clash = metric_clash(study); !clash.empty()) {
+    std::fprintf(stderr, "study \"%s\": %s, expected one column per metric\n", name.c_str(), clash.c_str());
+    std::abort();
+  }
   registry()[name] = std::make_unique<Study>(std::move(study));
 }
 

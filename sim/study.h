@@ -22,10 +22,17 @@ struct RunTable;
 
 using Metrics = std::map<std::string, double>;
 
+// One metric of a study, from its binding (sim/metrics.h).
 struct MetricSpec {
   std::string name;
   std::string meaning;
   bool exact = false;  // a deterministic count (same on every machine): compared exactly by `perflab check`
+  std::string unit;    // "s", "bytes", "MiB/s", …; empty: a count or a ratio
+
+  MetricSpec& exactly() {
+    exact = true;
+    return *this;
+  }
 };
 
 // The network of a sim-engine scenario ([network] in the scenario file).
@@ -64,17 +71,20 @@ struct RunContext {
 
 // A micro-engine workload. Each repetition calls set_up, run and tear_down; only `run` is timed, so a
 // workload can keep out of the clock what the benchmark it reproduces kept out (building a fixture,
-// freeing what is left). `report` turns the median time of `run` into the study's metrics.
-struct MicroWorkload {
+// freeing what is left). `report` turns the median time of `run` and its counters into the study's
+// metrics: a study writes MicroWorkloadOf<its result struct> and bind_micro (sim/metrics.h) names them.
+template <class Report>
+struct MicroWorkloadOf {
   std::function<Status()> set_up;   // optional, untimed
   std::function<Metrics()> run;     // timed: one whole workload on the real code; returns its counters
   std::function<void()> tear_down;  // optional, untimed
-  std::function<Metrics(double median_seconds, const Metrics& counters)> report;
+  std::function<Report(double median_seconds, const Metrics& counters)> report;
   // Optional, for code that runs in another process (a child JVM) and times itself, so that the round
   // trip to it stays off the clock: the seconds of the timed part of the run() just done, or why it
   // failed. The engine records these instead of its own clock around run().
   std::function<Result<double>()> measured_seconds;
 };
+using MicroWorkload = MicroWorkloadOf<Metrics>;
 
 // A statement a headline report makes that must hold on any machine: a ratio, a fitted exponent, a bound.
 // `perflab check` evaluates a study's claims on a fresh run (micro-engine times are never compared as
@@ -90,9 +100,9 @@ struct Study {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
-  std::vector<MetricSpec> metrics;        // what run_sim reports
-  std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives (if it differs)
-  std::vector<MetricSpec> real_metrics;   // what run_real reports (if it differs)
+  std::vector<MetricSpec> metrics;        // what run_sim reports (bind_sim sets both, sim/metrics.h)
+  std::vector<MetricSpec> micro_metrics;  // what setup_micro's report gives, if it differs (bind_micro)
+  std::vector<MetricSpec> real_metrics;   // what run_real reports, if it differs (bind_real)
   // Parameters that follow from others, set in a point before its columns are written (optional): share's
   // file_size is its `file`'s size. An error is bad input, reported as validate's are.
   std::function<Status(Params&)> complete;
@@ -123,6 +133,7 @@ struct Study {
   }
 };
 
+// Aborts, naming the study, when a metric has no name or two share one (each is a CSV column).
 void register_study(Study study);
 const Study* find_study(const std::string& name);
 // The study named `name`, or the one error for a name that is none: unknown study "x", expected one of: ….

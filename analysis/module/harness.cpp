@@ -63,6 +63,7 @@ py::dict describe(const std::string& name) {
       d["name"] = m.name;
       d["meaning"] = m.meaning;
       d["exact"] = m.exact;
+      d["unit"] = m.unit;
       list.append(d);
     }
     return list;

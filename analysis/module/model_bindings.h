@@ -20,7 +20,6 @@
 #include <pybind11/pybind11.h>
 
 #include "models/common/status.h"
-#include "sim/params.h"
 
 namespace perflab::python {
 
@@ -34,10 +33,6 @@ const std::vector<ModelBinding>& model_bindings();  // in study name order
 struct ModelBindingRegistration {
   ModelBindingRegistration(std::string study, void (*bind)(pybind11::module_& models));
 };
-
-// "name: meaning\n" for each of `names`, from a study's knob bindings: a Python function whose keyword
-// arguments are knobs of the study documents them in the knobs' own words.
-std::string knob_lines(const std::vector<ParamSpec>& specs, const std::vector<std::string>& names);
 
 // Raises ValueError(status.message()) unless the status is OK.
 inline void throw_if_error(const Status& status) {

@@ -41,16 +41,6 @@ const std::vector<ModelBinding>& model_bindings() {
   return registry();
 }
 
-std::string knob_lines(const std::vector<ParamSpec>& specs, const std::vector<std::string>& names) {
-  std::string lines;
-  for (const auto& name : names) {
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; });
-    if (spec == specs.end()) throw std::logic_error("knob_lines: the study has no knob \"" + name + "\"");
-    lines += name + ": " + spec->meaning + ".\n";
-  }
-  return lines;
-}
-
 void keep_callback_error(py::error_already_set& error) {
   this_threads_callback_errors().append(error.value());
 }

@@ -10,6 +10,7 @@
 
 #include <pybind11/stl.h>
 
+#include "analysis/module/knob_arguments.h"
 #include "analysis/module/model_bindings.h"
 #include "models/pipe/bytes.h"
 #include "models/pipe/event_loop.h"
@@ -72,33 +73,19 @@ std::vector<pipe::WriteEvent> trace_events(const py::object& trace) {
   return value_or_throw(pipe::parse_trace(text, "trace"));
 }
 
-PipelineResult run_pipeline(const std::string& platform, const std::string& mechanism,
-                            const std::string& pump, int64_t pipe_buffer, const std::string& writer,
-                            int64_t transfer_bytes, int64_t read_size, double handler_c0, double handler_c1,
-                            double pack_rate, int64_t relay_buffer, int64_t inner_pipe,
-                            double timer_resolution, double timer_phase, const py::object& delay,
-                            int64_t chunk_size, double write_rate, const py::object& trace,
-                            uint64_t content_seed, double relay_cost, double wake_latency) {
-  PipelineOptions o;
-  o.platform = value_or_throw(pipe::kPlatformNames.parse(platform));
-  o.mechanism = value_or_throw(pipe::kMechanismNames.parse(mechanism));
-  o.reader.pump = value_or_throw(pipe::kPumpNames.parse(pump));
-  o.reader.read_size = byte_count(read_size, "read_size");
-  o.reader.handler_c0 = handler_c0;
-  o.reader.handler_c1 = handler_c1;
-  o.pipe_buffer = byte_count(pipe_buffer, "pipe_buffer");
-  o.writer = value_or_throw(pipe::kWriterNames.parse(writer));
-  o.transfer_bytes = byte_count(transfer_bytes, "transfer_bytes");
-  o.pack_rate = pack_rate;
-  o.relay_buffer = byte_count(relay_buffer, "relay_buffer");
-  o.relay_cost = relay_cost;
-  o.reader.wake_latency = wake_latency;
-  o.inner_pipe = byte_count(inner_pipe, "inner_pipe");
-  o.timer_resolution = timer_resolution;
+// The study's knobs run_pipeline takes as keywords (the rest are the scenario's: its trace file, the
+// micro engine's child).
+const std::vector<std::string> kPipelineKnobs = {
+    "platform",       "mechanism",    "pump",       "pipe_buffer", "writer",
+    "transfer_bytes", "read_size",    "handler_c0", "handler_c1",  "wake_latency",
+    "pack_rate",      "relay_buffer", "relay_cost", "inner_pipe",  "timer_resolution",
+    "chunk_size",     "write_rate"};
+
+PipelineResult run_pipeline(double timer_phase, const py::object& delay, const py::object& trace,
+                            uint64_t content_seed, const py::kwargs& knobs) {
+  PipelineOptions o = knob_options(pipe_study::knobs(), kPipelineKnobs, knobs, "run_pipeline").pipeline;
   o.timer_phase = timer_phase;
   o.completion_delay = completion_delay(delay);
-  o.chunk_size = byte_count(chunk_size, "chunk_size");
-  o.write_rate = write_rate;
   o.trace = trace_events(trace);
   o.content_seed = content_seed;
   throw_if_error(pipe::validate(o));
@@ -186,29 +173,19 @@ void bind_pipe(py::module_& models) {
   // binding (scenarios/pipe/pipe_study.cpp), and quoted here.
   const PipelineOptions d;
   static const std::string doc =
-      "Runs one transfer on the model's event loop and returns its PipelineResult. ValueError on bad "
-      "parameters (the model's validate()). Sizes are bytes, durations seconds, rates bytes/s.\n\n" +
-      knob_lines(pipe_study::knobs().specs(),
-                 {"platform", "mechanism", "pump", "pipe_buffer", "writer", "transfer_bytes", "read_size",
-                  "handler_c0", "handler_c1", "wake_latency", "pack_rate", "relay_buffer", "relay_cost",
-                  "inner_pipe", "timer_resolution", "chunk_size", "write_rate"}) +
+      "run_pipeline(**options): runs one transfer on the model's event loop and returns its PipelineResult. "
+      "Every option is a keyword, checked as in a scenario file (ValueError naming it), then by the model's "
+      "validate(). Sizes, durations and rates are numbers in bytes, seconds and bytes/s, or strings with a "
+      "unit as a scenario file writes them (\"64KiB\").\n\n" +
+      knob_lines(pipe_study::knobs().specs(), kPipelineKnobs) +
       "timer_phase: where the Windows tick grid starts, seconds (the study draws it per seed).\n"
       "completion_delay: H1's D in seconds: a number, or a callable returning one per delayed read.\n"
       "trace: the writes to replay (trace): a trace file path (time_s,bytes CSV) or a list of "
       "(time_s, bytes).\n"
       "content_seed: seeds the generated pack bytes.";
-  m.def("run_pipeline", &run_pipeline, py::arg("platform") = pipe::kPlatformNames.name(d.platform),
-        py::arg("mechanism") = pipe::kMechanismNames.name(d.mechanism),
-        py::arg("pump") = pipe::kPumpNames.name(d.reader.pump), py::arg("pipe_buffer") = d.pipe_buffer,
-        py::arg("writer") = pipe::kWriterNames.name(d.writer), py::arg("transfer_bytes") = d.transfer_bytes,
-        py::arg("read_size") = d.reader.read_size, py::arg("handler_c0") = d.reader.handler_c0,
-        py::arg("handler_c1") = d.reader.handler_c1, py::arg("pack_rate") = d.pack_rate,
-        py::arg("relay_buffer") = d.relay_buffer, py::arg("inner_pipe") = d.inner_pipe,
-        py::arg("timer_resolution") = d.timer_resolution, py::arg("timer_phase") = d.timer_phase,
-        py::arg("completion_delay") = py::none(), py::arg("chunk_size") = d.chunk_size,
-        py::arg("write_rate") = d.write_rate, py::arg("trace") = py::none(),
-        py::arg("content_seed") = d.content_seed, py::arg("relay_cost") = d.relay_cost,
-        py::arg("wake_latency") = d.reader.wake_latency, doc.c_str());
+  m.def("run_pipeline", &run_pipeline, py::kw_only(), py::arg("timer_phase") = d.timer_phase,
+        py::arg("completion_delay") = py::none(), py::arg("trace") = py::none(),
+        py::arg("content_seed") = d.content_seed, doc.c_str());
   const RealPumpOptions r;
   m.def(
       "run_real_pump", &run_real_pump, py::arg("argv"), py::arg("stdin") = py::bytes(""),

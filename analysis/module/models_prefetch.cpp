@@ -9,6 +9,7 @@
 
 #include <pybind11/stl.h>
 
+#include "analysis/module/knob_arguments.h"
 #include "analysis/module/model_bindings.h"
 #include "models/common/printable.h"
 #include "models/prefetch/class_file.h"
@@ -45,15 +46,17 @@ std::vector<std::string> names_of(const std::vector<SentClass>& reply) {
   return names;
 }
 
-PrefetchOptions make_options(int prefetch_depth, int prune_threshold, const std::string& traversal) {
-  return {prefetch_depth, prune_threshold, value_or_throw(prefetch::kTraversalNames.parse(traversal))};
+// The study's prefetch knobs, which the functions below take as keywords; replay() also takes jar_cache.
+const std::vector<std::string> kPrefetchKnobs = {"prefetch_depth", "prune_threshold", "traversal"};
+
+// The prefetch a function's keyword arguments set; the defaults are Remoting's shipped one-level prefetch.
+PrefetchOptions prefetch_options(const py::kwargs& kwargs, const std::string& function) {
+  return knob_options(prefetch_study::knobs(), kPrefetchKnobs, kwargs, function).server;
 }
 
-// What the prefetch knobs a function takes mean, in the words of their bindings
-// (scenarios/prefetch/prefetch_study.cpp); their defaults are the model's own (PrefetchOptions).
+// What the prefetch keywords mean, in the words of their bindings (scenarios/prefetch/prefetch_study.cpp).
 const std::string& prefetch_knob_lines() {
-  static const std::string lines =
-      knob_lines(prefetch_study::knobs().specs(), {"prefetch_depth", "prune_threshold", "traversal"});
+  static const std::string lines = knob_lines(prefetch_study::knobs().specs(), kPrefetchKnobs);
   return lines;
 }
 
@@ -250,27 +253,20 @@ void bind_server(py::module_& m) {
       .def_readonly("classes_scanned", &ServerStats::classes_scanned,
                     "Distinct classes whose pool was scanned.");
 
-  const PrefetchOptions d;
   static const std::string init_doc =
-      "PrefetchServer(graph, prefetch_depth=" + std::to_string(d.prefetch_depth) +
-      ", prune_threshold=" + std::to_string(d.prune_threshold) + ", traversal='" +
-      prefetch::kTraversalNames.name(d.traversal) +
-      "')\n\n"
+      "PrefetchServer(graph, **prefetch)\n\n"
       "graph: the DependencyGraph of the controller's classpath.\n" +
       prefetch_knob_lines() + "The defaults are the one-level prefetch Remoting ships.";
   py::class_<BoundServer>(
       m, "PrefetchServer",
       "The controller side of Remoting class loading with the prefetch of PR #721. It remembers, for its "
       "channel, every class it marked as prefetched: nothing is sent twice.")
-      .def(py::init([](std::shared_ptr<const DependencyGraph> graph, int prefetch_depth, int prune_threshold,
-                       const std::string& traversal) {
+      .def(py::init([](std::shared_ptr<const DependencyGraph> graph, const py::kwargs& prefetch) {
              if (!graph) throw py::value_error("PrefetchServer: graph is None, expected a DependencyGraph");
              return std::make_unique<BoundServer>(std::move(graph),
-                                                  make_options(prefetch_depth, prune_threshold, traversal));
+                                                  prefetch_options(prefetch, "PrefetchServer"));
            }),
-           py::arg("graph"), py::arg("prefetch_depth") = d.prefetch_depth,
-           py::arg("prune_threshold") = d.prune_threshold,
-           py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal), init_doc.c_str())
+           py::arg("graph"), init_doc.c_str())
       .def(
           "fetch3",
           [](BoundServer& self, const std::string& name) {
@@ -340,11 +336,17 @@ std::vector<std::string> workload(const std::string& trace_path, const Classpath
 
 // The agent loads `classes` in order through a fresh channel to a fresh server (in-process: downloads are
 // instant), as the study's counting replay does.
-AgentStats replay(const DependencyGraph& graph, const std::vector<std::string>& classes, int prefetch_depth,
-                  int prune_threshold, const std::string& traversal, const std::string& jar_cache) {
-  PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
+// Unlike the study, every JAR is local unless jar_cache says otherwise.
+AgentStats replay(const DependencyGraph& graph, const std::vector<std::string>& classes,
+                  const py::kwargs& options) {
+  prefetch_study::JobOptions start;
+  start.jar_cache = prefetch::JarCache::kWarm;
+  std::vector<std::string> knobs = kPrefetchKnobs;
+  knobs.push_back("jar_cache");
+  const prefetch_study::JobOptions o = knob_options(prefetch_study::knobs(), knobs, options, "replay", start);
+  PrefetchServer server(graph, o.server);
   prefetch::DirectChannel channel(server);
-  prefetch::RemoteClassLoader loader(channel, value_or_throw(prefetch::kJarCacheNames.parse(jar_cache)));
+  prefetch::RemoteClassLoader loader(channel, o.jar_cache);
   loader.load_all(classes);
   return loader.stats();
 }
@@ -365,7 +367,6 @@ void bind_agent(py::module_& m) {
       .def_readonly("classes_not_found", &AgentStats::classes_not_found,
                     "fetch3 replies that came back empty.");
 
-  const PrefetchOptions d;
   const prefetch_study::JobOptions study;
   m.def("workload", &workload, py::arg("trace"), py::arg("classpath"), py::arg("graph"),
         py::arg("order") = prefetch::kTraceOrderNames.name(study.trace_order),
@@ -375,15 +376,12 @@ void bind_agent(py::module_& m) {
         "classpath, graph: the controller's Classpath and its DependencyGraph (for the supertypes).\n"
         "order: 'initiated' (the order the agent asks for them) or 'logged' (the log's order).");
   static const std::string replay_doc =
-      "Loads `classes` in order on an agent (RemoteClassLoader) talking in-process to a fresh "
-      "PrefetchServer with these options, and returns the agent's AgentStats.\n\n" +
+      "replay(graph, classes, **options): loads `classes` in order on an agent (RemoteClassLoader) talking "
+      "in-process to a fresh PrefetchServer with these options, and returns the agent's AgentStats.\n\n" +
       prefetch_knob_lines() +
       "jar_cache: 'warm' (every JAR local; the default here, unlike the study's cold cache) or 'cold' (JARs "
       "downloaded on first use, instantly in-process).";
-  m.def("replay", &replay, py::arg("graph"), py::arg("classes"), py::arg("prefetch_depth") = d.prefetch_depth,
-        py::arg("prune_threshold") = d.prune_threshold,
-        py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal),
-        py::arg("jar_cache") = prefetch::kJarCacheNames.name(prefetch::JarCache::kWarm), replay_doc.c_str());
+  m.def("replay", &replay, py::arg("graph"), py::arg("classes"), replay_doc.c_str());
 }
 
 void bind_prefetch(py::module_& models) {
@@ -399,21 +397,18 @@ void bind_prefetch(py::module_& models) {
   m.def(
       "traversals", [] { return prefetch::kTraversalNames.names(); },
       "The prefetch traversals, as the traversal knob and traversal= spell them.");
-  const PrefetchOptions d;
   static const std::string fetch3_doc =
-      "fetch3 of `name` on a fresh channel (a new PrefetchServer): the reply's class names in order.\n\n" +
+      "fetch3(graph, name, **prefetch): fetch3 of `name` on a fresh channel (a new PrefetchServer): the "
+      "reply's class names in order.\n\n" +
       prefetch_knob_lines();
   m.def(
       "fetch3",
-      [](const DependencyGraph& graph, const std::string& name, int prefetch_depth, int prune_threshold,
-         const std::string& traversal) {
+      [](const DependencyGraph& graph, const std::string& name, const py::kwargs& prefetch) {
         node_of(graph, name);
-        PrefetchServer server(graph, make_options(prefetch_depth, prune_threshold, traversal));
+        PrefetchServer server(graph, prefetch_options(prefetch, "fetch3"));
         return names_of(server.fetch3(name));
       },
-      py::arg("graph"), py::arg("name"), py::arg("prefetch_depth") = d.prefetch_depth,
-      py::arg("prune_threshold") = d.prune_threshold,
-      py::arg("traversal") = prefetch::kTraversalNames.name(d.traversal), fetch3_doc.c_str());
+      py::arg("graph"), py::arg("name"), fetch3_doc.c_str());
 }
 
 }  // namespace

@@ -9,12 +9,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported for the study scripts)
 import pandas as pd  # noqa: E402
 
+import reference_table  # noqa: E402
+
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def reference(study: str) -> pd.DataFrame:
     """The seed's own numbers for `study` (scenarios/<study>/reference.csv)."""
-    return pd.read_csv(SCENARIOS / study / "reference.csv", comment="#", skipinitialspace=True)
+    return reference_table.read(SCENARIOS, study)[0]
 
 
 def human_size(value: float) -> str:

@@ -92,6 +92,46 @@ const Knobs<DispatcherOptions>& knobs() {
   return knobs;
 }
 
+const MetricBindings<IncidentResult>& sim_metrics() {
+  static const MetricBindings<IncidentResult> metrics = [] {
+    using R = IncidentResult;
+    MetricBindings<R> m;
+    m.number("throughput_rps", &R::throughput_rps, "calls/s", "calls finished per simulated second");
+    m.seconds("latency_p50_s", &R::latency_p50_s, "median time from enqueue to finished");
+    m.seconds("latency_p99_s", &R::latency_p99_s, "99th percentile time from enqueue to finished");
+    m.seconds("lock_hold_max_s", &R::lock_hold_max_s, "longest single hold of the dispatcher lock");
+    m.seconds("lock_hold_total_s", &R::lock_hold_total_s, "total time the dispatcher lock was held");
+    m.seconds("lock_wait_total_s", &R::lock_wait_total_s, "total time threads spent blocked on the lock");
+    m.count("blocked_threads_max", &R::blocked_threads_max,
+            "most threads blocked on the lock at once (the incident's jstack)")
+        .exactly();
+    m.count("lock_acquisitions", &R::lock_acquisitions,
+            "times the dispatcher lock was taken (two per enqueue, two per finished)")
+        .exactly();
+    m.count("ops_under_lock", &R::ops_under_lock, "elements the real Dispatcher touched under its lock")
+        .exactly();
+    m.seconds("duration_s", &R::duration_s, "simulated time until the last call finished");
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<WorkloadReport>& micro_metrics() {
+  static const MetricBindings<WorkloadReport> metrics = [] {
+    using R = WorkloadReport;
+    MetricBindings<R> m;
+    m.seconds("seconds", &R::seconds, "median wall time of one whole workload");
+    m.number("ns_per_call", &R::ns_per_call, "ns", "seconds / n, in nanoseconds");
+    m.count("ops_under_lock", &R::ops_under_lock,
+            "elements touched under the lock in one workload (0 for okhttp-jvm: not instrumented)")
+        .exactly();
+    m.number("ns_per_op", &R::ns_per_op, "ns",
+             "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element");
+    return m;
+  }();
+  return metrics;
+}
+
 Status complete_from_request_log(Params& params) {
   const DispatcherOptions o = knobs().options(params);
   if (o.request_log.empty()) return Status::OK();
@@ -127,25 +167,6 @@ Study dispatcher_study() {
       "OkHttp Dispatcher: per-host bookkeeping scan (3.12) vs counter (3.13, the PR) vs indexed, and the "
       "real OkHttp 3.13.1 on a JVM";
   study.params = knobs().specs();
-  study.metrics = {
-      {"throughput_rps", "calls finished per simulated second"},
-      {"latency_p50_s", "median time from enqueue to finished"},
-      {"latency_p99_s", "99th percentile time from enqueue to finished"},
-      {"lock_hold_max_s", "longest single hold of the dispatcher lock"},
-      {"lock_hold_total_s", "total time the dispatcher lock was held"},
-      {"lock_wait_total_s", "total time threads spent blocked on the lock"},
-      {"blocked_threads_max", "most threads blocked on the lock at once (the incident's jstack)", true},
-      {"lock_acquisitions", "times the dispatcher lock was taken (two per enqueue, two per finished)", true},
-      {"ops_under_lock", "elements the real Dispatcher touched under its lock", true},
-      {"duration_s", "simulated time until the last call finished"},
-  };
-  study.micro_metrics = {
-      {"seconds", "median wall time of one whole workload"},
-      {"ns_per_call", "seconds / n, in nanoseconds"},
-      {"ops_under_lock",
-       "elements touched under the lock in one workload (0 for okhttp-jvm: not instrumented)", true},
-      {"ns_per_op", "seconds / ops_under_lock, in nanoseconds: the sim engine's lock cost per element"},
-  };
   study.complete = complete_from_request_log;
   study.validate = validate;
   study.prepare = [](const Params& params) -> Result<PointInputs> {
@@ -156,8 +177,8 @@ Study dispatcher_study() {
     return PointInputs(std::make_shared<const dispatcher::RequestLog>(std::move(log).value()));
   };
   study.prepare_reads = {"request_log"};
-  study.setup_micro = setup_micro_workload;
-  study.run_sim = run_incident;
+  bind_sim(study, sim_metrics(), run_incident);
+  bind_micro(study, micro_metrics(), setup_micro_workload);
   study.headline_report = [](const RunTable& table) {
     return table.scenario->engine == Engine::kMicro ? burst_report(table) + exponent_report(table)
                                                     : std::string();

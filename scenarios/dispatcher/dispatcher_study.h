@@ -14,6 +14,7 @@
 #include "models/dispatcher/workloads.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/sampling/distribution.h"
 #include "sim/study.h"
 
@@ -62,9 +63,35 @@ const Knobs<DispatcherOptions>& knobs();
 // The Zipf exponent s of host_popularity ("zipf(s)", s > 0), 0 for "uniform".
 Result<double> parse_host_popularity(const std::string& text);
 
-Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& inputs);
-Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options);
-Result<Metrics> run_incident(const RunContext& context);
+// What one incident run measures.
+struct IncidentResult {
+  double throughput_rps = 0;
+  double latency_p50_s = 0;
+  double latency_p99_s = 0;
+  double lock_hold_max_s = 0;
+  double lock_hold_total_s = 0;
+  double lock_wait_total_s = 0;
+  int64_t blocked_threads_max = 0;
+  int64_t lock_acquisitions = 0;
+  int64_t ops_under_lock = 0;
+  double duration_s = 0;
+};
+
+// What a micro workload measures from its median time.
+struct WorkloadReport {
+  double seconds = 0;
+  double ns_per_call = 0;
+  double ops_under_lock = 0;
+  double ns_per_op = 0;
+};
+
+// The study's metrics of each engine, each bound to the member that carries it.
+const MetricBindings<IncidentResult>& sim_metrics();
+const MetricBindings<WorkloadReport>& micro_metrics();
+
+Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params, const PointInputs& inputs);
+Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options);
+Result<IncidentResult> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);
 std::vector<Claim> dispatcher_claims(const RunTable& table);

@@ -103,23 +103,21 @@ class IncidentRun {
     return Status::OK();
   }
 
-  Result<Metrics> metrics() const {
+  Result<IncidentResult> result() const {
     if (finished_ != x_.calls) {
       return Status::Error("only " + std::to_string(finished_) + " of " + std::to_string(x_.calls) +
                            " calls finished");
     }
-    return Metrics{
-        {"throughput_rps", static_cast<double>(x_.calls) / last_finish_},
-        {"latency_p50_s", stats::quantile(latencies_, 0.50)},
-        {"latency_p99_s", stats::quantile(latencies_, 0.99)},
-        {"lock_hold_max_s", monitor_.hold_max()},
-        {"lock_hold_total_s", monitor_.hold_total()},
-        {"lock_wait_total_s", monitor_.wait_total()},
-        {"blocked_threads_max", static_cast<double>(monitor_.blocked_max())},
-        {"lock_acquisitions", static_cast<double>(monitor_.acquisitions())},
-        {"ops_under_lock", static_cast<double>(monitor_.ops_total())},
-        {"duration_s", last_finish_},
-    };
+    return IncidentResult{static_cast<double>(x_.calls) / last_finish_,
+                          stats::quantile(latencies_, 0.50),
+                          stats::quantile(latencies_, 0.99),
+                          monitor_.hold_max(),
+                          monitor_.hold_total(),
+                          monitor_.wait_total(),
+                          static_cast<int64_t>(monitor_.blocked_max()),
+                          static_cast<int64_t>(monitor_.acquisitions()),
+                          static_cast<int64_t>(monitor_.ops_total()),
+                          last_finish_};
   }
 
  private:
@@ -207,7 +205,7 @@ class IncidentRun {
 
 }  // namespace
 
-Result<Metrics> run_incident(const RunContext& context) {
+Result<IncidentResult> run_incident(const RunContext& context) {
   const DispatcherOptions x = knobs().options(context.params);
   auto zipf_s = parse_host_popularity(x.host_popularity);
   if (!zipf_s.ok()) return zipf_s.status();
@@ -229,7 +227,7 @@ Result<Metrics> run_incident(const RunContext& context) {
   Status started = run.start();
   if (!started.ok()) return started;
   world.run();
-  return run.metrics();
+  return run.result();
 }
 
 }  // namespace perflab::dispatcher_study

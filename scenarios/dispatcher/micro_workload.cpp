@@ -13,7 +13,8 @@
 
 namespace perflab::dispatcher_study {
 
-Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInputs& inputs) {
+Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params,
+                                                             const PointInputs& inputs) {
   const DispatcherOptions o = knobs().options(params);
   const std::optional<dispatcher::Strategy> strategy = cpp_port(o.strategy);
   if (!strategy && !o.request_log.empty()) {
@@ -31,7 +32,7 @@ Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInpu
   // The PR's benchmark timed only its enqueue loop: the dispatcher is built before the clock starts
   // and what is left is freed after it stops.
   auto prepared = std::make_shared<std::unique_ptr<dispatcher::WorkloadRun>>();
-  MicroWorkload micro;
+  MicroWorkloadOf<WorkloadReport> micro;
   micro.set_up = [=]() {
     auto run = logged_hosts.empty()
                    ? dispatcher::WorkloadRun::Create(workload, *strategy, n, max_requests, max_per_host)
@@ -48,10 +49,7 @@ Result<MicroWorkload> setup_micro_workload(const Params& params, const PointInpu
   micro.tear_down = [prepared]() { prepared->reset(); };
   micro.report = [n](double seconds, const Metrics& counters) {
     double ops = counters.count("ops_under_lock") ? counters.at("ops_under_lock") : 0;
-    return Metrics{{"seconds", seconds},
-                   {"ns_per_call", seconds * 1e9 / n},
-                   {"ops_under_lock", ops},
-                   {"ns_per_op", ops > 0 ? seconds * 1e9 / ops : 0}};
+    return WorkloadReport{seconds, seconds * 1e9 / n, ops, ops > 0 ? seconds * 1e9 / ops : 0};
   };
   return micro;
 }

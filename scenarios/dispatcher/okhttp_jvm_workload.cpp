@@ -19,7 +19,7 @@ struct JvmRun {
 
 }  // namespace
 
-Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options) {
+Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options) {
   const int64_t n = options.n;
   const std::string setup = "setup " + std::string(dispatcher::kWorkloadNames.name(options.workload)) + " " +
                             std::to_string(n) + " " + std::to_string(options.max_requests) + " " +
@@ -29,7 +29,7 @@ Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options
   auto state = std::make_shared<JvmRun>();
   state->jvm = std::move(started).value();
 
-  MicroWorkload micro;
+  MicroWorkloadOf<WorkloadReport> micro;
   micro.set_up = [state, setup]() { return state->jvm->request(setup).status(); };
   micro.run = [state, n]() {
     auto reply = state->jvm->request("run");
@@ -54,10 +54,7 @@ Result<MicroWorkload> setup_okhttp_jvm_workload(const DispatcherOptions& options
   micro.measured_seconds = [state]() { return state->seconds; };
   micro.tear_down = [state]() { (void)state->jvm->request("teardown"); };
   micro.report = [n](double seconds, const Metrics&) {
-    return Metrics{{"seconds", seconds},
-                   {"ns_per_call", seconds * 1e9 / static_cast<double>(n)},
-                   {"ops_under_lock", 0},
-                   {"ns_per_op", 0}};
+    return WorkloadReport{seconds, seconds * 1e9 / static_cast<double>(n), 0, 0};
   };
   return micro;
 }

@@ -28,5 +28,3 @@ REFERENCE = {
                                  "metrics": {"seconds": [("before_s", {"strategy": "scan"}),
                                                          ("after_s", {"strategy": "counter"})]}},
 }
-
-UNITS = {"seconds": "s", "lock_hold_max_s": "s"}

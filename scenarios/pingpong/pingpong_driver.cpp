@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/sim_world.h"
 #include "sim/study.h"
 
@@ -34,11 +35,29 @@ const Knobs<PingPongOptions>& knobs() {
   return knobs;
 }
 
+// What one run measures, each member bound once to its metric.
+struct PingPongResult {
+  double duration_s = 0;
+  double rtt_mean_s = 0;
+  int64_t messages = 0;
+};
+
+const MetricBindings<PingPongResult>& metrics() {
+  static const MetricBindings<PingPongResult> metrics = [] {
+    MetricBindings<PingPongResult> m;
+    m.seconds("duration_s", &PingPongResult::duration_s, "simulated time until the last reply arrived");
+    m.seconds("rtt_mean_s", &PingPongResult::rtt_mean_s, "mean round-trip time of a request");
+    m.count("messages", &PingPongResult::messages, "messages sent (requests + replies)");
+    return m;
+  }();
+  return metrics;
+}
+
 struct Ping {
   int64_t index;
 };
 
-Result<Metrics> run_pingpong(const RunContext& context) {
+Result<PingPongResult> run_pingpong(const RunContext& context) {
   const PingPongOptions options = knobs().options(context.params);
   const int64_t requests = options.requests;
   if (options.fault == Fault::kAbort) std::abort();
@@ -69,9 +88,7 @@ Result<Metrics> run_pingpong(const RunContext& context) {
     }
   });
   double duration = world.run();
-  return Metrics{{"duration_s", duration},
-                 {"rtt_mean_s", rtt_total / static_cast<double>(requests)},
-                 {"messages", static_cast<double>(messages)}};
+  return PingPongResult{duration, rtt_total / static_cast<double>(requests), messages};
 }
 
 Study pingpong_study() {
@@ -79,12 +96,7 @@ Study pingpong_study() {
   study.name = "pingpong";
   study.description = "request/reply over one link: proves the harness against closed forms";
   study.params = knobs().specs();
-  study.metrics = {
-      {"duration_s", "simulated time until the last reply arrived"},
-      {"rtt_mean_s", "mean round-trip time of a request"},
-      {"messages", "messages sent (requests + replies)"},
-  };
-  study.run_sim = run_pingpong;
+  bind_sim(study, metrics(), run_pingpong);
   return study;
 }
 

@@ -112,7 +112,7 @@ std::string same_run_report(const RunTable& table) {
 
 }  // namespace
 
-Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& /*none*/) {
+Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, const PointInputs& /*none*/) {
   const PipeOptions knobs_set = knobs().options(params);
   const int size_mib = static_cast<int>(knobs_set.repo_mib);
   const size_t pipe_size = knobs_set.pipeline.pipe_buffer;
@@ -120,13 +120,13 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
   auto options = std::make_shared<pipe::RealPumpOptions>();
   auto cpu = std::make_shared<CpuSamples>();
   auto same_runs = std::make_shared<SameRunSamples>();
-  MicroWorkload micro;
+  MicroWorkloadOf<RealPumpReport> micro;
   micro.set_up = [=]() {
     if (!options->argv.empty()) return Status::OK();
     auto repo = repository(size_mib);
     if (!repo.ok()) return repo.status();
     *options = child == RealChild::kUploadPack ? pipe::upload_pack_child(repo->first, repo->second)
-                                      : pipe::pack_objects_child(repo->first);
+                                               : pipe::pack_objects_child(repo->first);
     options->pipe_size = pipe_size;
     options->read_size = pipe::kNuProcessBufferCapacity;
     options->timeout_s = 300;
@@ -150,28 +150,29 @@ Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& 
   };
   micro.report = [cpu, same_runs](double seconds, const Metrics& counters) {
     auto get = [&](const char* name) { return counters.count(name) != 0 ? counters.at(name) : 0.0; };
-    Metrics m{{"throughput_mib_s", get("bytes") / seconds / kMiB},
-              {"seconds", seconds},
-              {"bytes", get("bytes")},
-              {"reads", get("reads")},
-              {"bytes_per_read", get("reads") > 0 ? get("bytes") / get("reads") : 0.0},
-              {"pipe_size_set", get("pipe_size_set")},
-              {"failed", get("failed")},
-              {"child_cpu_ms", cpu->own.empty() ? -1 : 1e3 * median_of(cpu->own)},
-              {"descendants_cpu_ms", cpu->descendants.empty() ? -1 : 1e3 * median_of(cpu->descendants)},
-              {"packets", get("packets")}};
+    RealPumpReport m;
+    m.throughput_mib_s = get("bytes") / seconds / kMiB;
+    m.seconds = seconds;
+    m.bytes = get("bytes");
+    m.reads = get("reads");
+    m.bytes_per_read = get("reads") > 0 ? get("bytes") / get("reads") : 0.0;
+    m.pipe_size_set = get("pipe_size_set");
+    m.failed = get("failed");
+    if (!cpu->own.empty()) m.child_cpu_ms = 1e3 * median_of(cpu->own);
+    if (!cpu->descendants.empty()) m.descendants_cpu_ms = 1e3 * median_of(cpu->descendants);
+    m.packets = get("packets");
     // upload-pack: its CPU over the whole clone (start-up included) / the band-1 packets it relayed.
-    m["cpu_per_packet_us"] =
-        get("packets") > 0 && !cpu->own.empty() ? 1e6 * median_of(cpu->own) / get("packets") : 0.0;
+    if (get("packets") > 0 && !cpu->own.empty())
+      m.cpu_per_packet_us = 1e6 * median_of(cpu->own) / get("packets");
     const SameRunSamples& same = *same_runs;
-    m["same_run_reads"] = median_of(same.real_reads);
-    m["same_run_sim_reads"] = median_of(same.sim_reads);
-    m["sim_over_real"] = median_of(same.ratio);
-    m["wake_latency_us"] = same.wake_latency.empty() ? -1 : 1e6 * median_of(same.wake_latency);
-    m["read_c0_us"] = same.read_c0.empty() ? -1 : 1e6 * median_of(same.read_c0);
-    m["read_c1_ns"] = same.read_c1.empty() ? -1 : 1e9 * median_of(same.read_c1);
-    m["same_runs"] = static_cast<double>(same.ratio.size());
-    m["same_runs_failed"] = same.failed;
+    m.same_run_reads = median_of(same.real_reads);
+    m.same_run_sim_reads = median_of(same.sim_reads);
+    m.sim_over_real = median_of(same.ratio);
+    if (!same.wake_latency.empty()) m.wake_latency_us = 1e6 * median_of(same.wake_latency);
+    if (!same.read_c0.empty()) m.read_c0_us = 1e6 * median_of(same.read_c0);
+    if (!same.read_c1.empty()) m.read_c1_ns = 1e9 * median_of(same.read_c1);
+    m.same_runs = static_cast<double>(same.ratio.size());
+    m.same_runs_failed = same.failed;
     return m;
   };
   return micro;

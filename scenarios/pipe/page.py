@@ -26,5 +26,3 @@ REFERENCE = {
     "pipe-git-clone": {"match": {"case": "case"}, "table": False,
                        "metrics": {"throughput_mib_s": "throughput_mib_s"}},
 }
-
-UNITS = {"pipe_buffer": "bytes", "pack_rate": "bytes/s", "duration_s": "s"}

@@ -84,7 +84,7 @@ class TimelineSpans : public pipe::SpanSink {
 
 }  // namespace
 
-Result<Metrics> run_pipe(const RunContext& context) {
+Result<TransferResult> run_pipe(const RunContext& context) {
   pipe::PipelineOptions options = pipeline_options(context.params, context.inputs);
   Rng phase_rng = context.rng(kTimerPhaseStream);
   options.timer_phase = options.timer_resolution * phase_rng.uniform01();
@@ -114,12 +114,7 @@ Result<Metrics> run_pipe(const RunContext& context) {
     return Status::Error("bytes not conserved: the reader's checksum differs from the writer's");
   }
   double throughput = static_cast<double>(r.payload_bytes) / r.duration_s / kMiB;
-  return Metrics{{"throughput_mib_s", throughput},
-                 {"duration_s", r.duration_s},
-                 {"reads", static_cast<double>(r.reads)},
-                 {"poll_sleeps", static_cast<double>(r.poll_sleeps)},
-                 {"delayed_completions", static_cast<double>(r.delayed_completions)},
-                 {"writer_blocked_s", r.writer_blocked_s}};
+  return TransferResult{r, throughput};
 }
 
 }  // namespace perflab::pipe_study

@@ -113,6 +113,74 @@ const Knobs<PipeOptions>& knobs() {
   return knobs;
 }
 
+const MetricBindings<TransferResult>& sim_metrics() {
+  static const MetricBindings<TransferResult> metrics = [] {
+    using R = TransferResult;
+    MetricBindings<R> m;
+    m.number("throughput_mib_s", &R::throughput_mib_s, "MiB/s", "pack MiB moved per second of the transfer");
+    m.seconds(
+        "duration_s", [](const R& r) { return r.run.duration_s; },
+        "simulated time until the reader saw end of stream");
+    m.count(
+         "reads", [](const R& r) { return r.run.reads; }, "completed reads that returned data")
+        .exactly();
+    m.count(
+         "poll_sleeps", [](const R& r) { return r.run.poll_sleeps; },
+         "H2: upload-pack's Sleep(1) calls in the emulated poll")
+        .exactly();
+    m.count(
+         "delayed_completions", [](const R& r) { return r.run.delayed_completions; },
+         "H1: reads held by the completion delay")
+        .exactly();
+    m.seconds(
+        "writer_blocked_s", [](const R& r) { return r.run.writer_blocked_s; },
+        "time the writer of the pipe under study waited on a full pipe");
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<RealPumpReport>& micro_metrics() {
+  static const MetricBindings<RealPumpReport> metrics = [] {
+    using R = RealPumpReport;
+    MetricBindings<R> m;
+    m.number("throughput_mib_s", &R::throughput_mib_s, "MiB/s",
+             "bytes the pump read / median wall time of one whole child run");
+    m.seconds("seconds", &R::seconds, "median wall time of one run: spawn to end of stream");
+    m.bytes("bytes", &R::bytes,
+            "bytes the child wrote (and the pump read); upload-pack's progress lines vary");
+    m.count("reads", &R::reads, "reads the pump made in one run");
+    m.bytes("bytes_per_read", &R::bytes_per_read, "bytes / reads");
+    m.bytes("pipe_size_set", &R::pipe_size_set,
+            "pipe size the kernel set for the requested pipe_buffer (F_GETPIPE_SZ)")
+        .exactly();
+    m.count("failed", &R::failed, "1 if the child failed or did not exit 0");
+    m.number("child_cpu_ms", &R::child_cpu_ms, "ms",
+             "the git child's own CPU per run (/proc/PID/schedstat before reaping), median");
+    m.number("descendants_cpu_ms", &R::descendants_cpu_ms, "ms",
+             "CPU of the processes the child waited for (upload-pack: pack-objects), median");
+    m.count("packets", &R::packets, "upload-pack: side-band packets on band 1 (pack data) in one run");
+    m.number("cpu_per_packet_us", &R::cpu_per_packet_us, "us",
+             "upload-pack: its CPU over the clone (start-up included) / band-1 packets");
+    m.count("same_run_reads", &R::same_run_reads,
+            "the pump's reads, median over the runs replayed into the model");
+    m.count("same_run_sim_reads", &R::same_run_sim_reads,
+            "the model's reads on each run's own write trace and pipe, median");
+    m.count("sim_over_real", &R::sim_over_real,
+            "model reads / kernel reads on the same run, median over the runs");
+    m.number("wake_latency_us", &R::wake_latency_us, "us",
+             "measured per run: epoll_wait returned - the waking write copied, median");
+    m.number("read_c0_us", &R::read_c0_us, "us", "measured per run: the pump's time per read, median");
+    m.number("read_c1_ns", &R::read_c1_ns, "ns", "measured per run: the pump's time per byte read, median");
+    m.count("same_runs", &R::same_runs, "runs replayed into the model").exactly();
+    m.count("same_runs_failed", &R::same_runs_failed,
+            "runs whose write record could not be replayed (no recorder: all)")
+        .exactly();
+    return m;
+  }();
+  return metrics;
+}
+
 namespace {
 
 Status validate(const Params& params) {
@@ -137,40 +205,11 @@ Study pipe_study() {
       "NuProcess pipe pump (#117/#118): why a 64 KiB pipe made git clones 17x slower on Windows, under two "
       "explanations (poll tick H2, completion delay H1)";
   study.params = knobs().specs();
-  study.metrics = {
-      {"throughput_mib_s", "pack MiB moved per second of the transfer"},
-      {"duration_s", "simulated time until the reader saw end of stream"},
-      {"reads", "completed reads that returned data", true},
-      {"poll_sleeps", "H2: upload-pack's Sleep(1) calls in the emulated poll", true},
-      {"delayed_completions", "H1: reads held by the completion delay", true},
-      {"writer_blocked_s", "time the writer of the pipe under study waited on a full pipe"},
-  };
-  study.micro_metrics = {
-      {"throughput_mib_s", "bytes the pump read / median wall time of one whole child run"},
-      {"seconds", "median wall time of one run: spawn to end of stream"},
-      {"bytes", "bytes the child wrote (and the pump read); upload-pack's progress lines vary"},
-      {"reads", "reads the pump made in one run"},
-      {"bytes_per_read", "bytes / reads"},
-      {"pipe_size_set", "pipe size the kernel set for the requested pipe_buffer (F_GETPIPE_SZ)", true},
-      {"failed", "1 if the child failed or did not exit 0"},
-      {"child_cpu_ms", "the git child's own CPU per run (/proc/PID/schedstat before reaping), median"},
-      {"descendants_cpu_ms", "CPU of the processes the child waited for (upload-pack: pack-objects), median"},
-      {"packets", "upload-pack: side-band packets on band 1 (pack data) in one run"},
-      {"cpu_per_packet_us", "upload-pack: its CPU over the clone (start-up included) / band-1 packets"},
-      {"same_run_reads", "the pump's reads, median over the runs replayed into the model"},
-      {"same_run_sim_reads", "the model's reads on each run's own write trace and pipe, median"},
-      {"sim_over_real", "model reads / kernel reads on the same run, median over the runs"},
-      {"wake_latency_us", "measured per run: epoll_wait returned - the waking write copied, median"},
-      {"read_c0_us", "measured per run: the pump's time per read, median"},
-      {"read_c1_ns", "measured per run: the pump's time per byte read, median"},
-      {"same_runs", "runs replayed into the model", true},
-      {"same_runs_failed", "runs whose write record could not be replayed (no recorder: all)", true},
-  };
-  study.setup_micro = setup_linux_real;
+  bind_sim(study, sim_metrics(), run_pipe);
+  bind_micro(study, micro_metrics(), setup_linux_real);
   study.validate = validate;
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
-  study.run_sim = run_pipe;
   study.headline_report = [](const RunTable& table) {
     if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
     if (table.scenario->name == "pipe-seed-rate") return seed_rate_report(table);

@@ -6,6 +6,7 @@
 #include "models/common/enum_names.h"
 #include "models/pipe/pipeline.h"
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/run_table.h"
 #include "sim/study.h"
 
@@ -23,9 +24,9 @@ struct PipeOptions {
   pipe::PipelineOptions pipeline;
   Distribution completion_delay = Distribution::constant(1e-3, Quantity::kDuration);  // H1: D per held read
   std::string trace = "data/git-upload-pack.64KiB.writes.csv";  // writer = trace: the captured writes
-  double trace_speed = 1.0;                               // writer = trace: replay this many times faster
-  RealChild real_child = RealChild::kPackObjects;         // micro
-  int64_t repo_mib = 32;                                  // micro: MiB of the generated repository
+  double trace_speed = 1.0;                        // writer = trace: replay this many times faster
+  RealChild real_child = RealChild::kPackObjects;  // micro
+  int64_t repo_mib = 32;                           // micro: MiB of the generated repository
 };
 
 // The study's knobs, each bound to the member of PipeOptions it sets.
@@ -38,11 +39,44 @@ struct TraceInputs {
 
 // The model's options for one grid point, with the prepared trace (if the point replays one).
 pipe::PipelineOptions pipeline_options(const Params& params, const PointInputs& inputs);
-Result<Metrics> run_pipe(const RunContext& context);
+// What one simulated transfer measures: the model's result and the pack's throughput.
+struct TransferResult {
+  pipe::PipelineResult run;
+  double throughput_mib_s = 0;  // payload MiB per second of the transfer
+};
+
+// What the micro engine's real Linux pump measures over a point's repetitions (medians where it says so).
+struct RealPumpReport {
+  double throughput_mib_s = 0;
+  double seconds = 0;
+  double bytes = 0;
+  double reads = 0;
+  double bytes_per_read = 0;
+  double pipe_size_set = 0;  // bytes
+  double failed = 0;         // 1 or 0
+  double child_cpu_ms = -1;  // -1: not measured
+  double descendants_cpu_ms = -1;
+  double packets = 0;
+  double cpu_per_packet_us = 0;
+  double same_run_reads = 0;
+  double same_run_sim_reads = 0;
+  double sim_over_real = 0;
+  double wake_latency_us = -1;
+  double read_c0_us = -1;
+  double read_c1_ns = -1;
+  double same_runs = 0;
+  double same_runs_failed = 0;
+};
+
+// The study's metrics of each engine, each bound to the member that carries it.
+const MetricBindings<TransferResult>& sim_metrics();
+const MetricBindings<RealPumpReport>& micro_metrics();
+
+Result<TransferResult> run_pipe(const RunContext& context);
 std::string headline_report(const RunTable& table);
 std::string seed_rate_report(const RunTable& table);  // seed_rate_report.cpp
 std::string linux_sim_report(const RunTable& table);
-Result<MicroWorkload> setup_linux_real(const Params& params, const PointInputs& inputs);
+Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, const PointInputs& inputs);
 std::string linux_real_report(const RunTable& table);
 
 constexpr double kMiB = 1024.0 * 1024.0;

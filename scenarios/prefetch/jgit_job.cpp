@@ -165,7 +165,7 @@ class SimulatedChannel : public prefetch::ClassLoadingChannel {
 
 }  // namespace
 
-Result<Metrics> run_jgit_job(const RunContext& context) {
+Result<JobResult> run_jgit_job(const RunContext& context) {
   const JobOptions o = knobs().options(context.params);
   const auto& inputs = context.inputs.get<JGitInputs>();
   const Costs costs{o.server_cpu_per_class, o.client_cpu_per_class};
@@ -189,10 +189,7 @@ Result<Metrics> run_jgit_job(const RunContext& context) {
   });
   world.run();
 
-  Metrics metrics = job_metrics(loader.stats(), server.stats());
-  metrics["duration_s"] = job_end;
-  return metrics;
-
+  return JobResult{loader.stats(), server.stats().classes_loaded, job_end};
 }
 
 }  // namespace perflab::prefetch_study

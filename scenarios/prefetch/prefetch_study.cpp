@@ -52,17 +52,60 @@ const Knobs<JobOptions>& knobs() {
   return knobs;
 }
 
-Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server) {
-  return Metrics{
-      {"rpcs", static_cast<double>(agent.rpcs)},
-      {"fetch3_calls", static_cast<double>(agent.fetch3_calls)},
-      {"classes_prefetched", static_cast<double>(agent.classes_prefetched)},
-      {"prefetch_hits", static_cast<double>(agent.prefetch_hits)},
-      {"bytes_prefetched", static_cast<double>(agent.bytes_prefetched)},
-      {"server_classes_loaded", static_cast<double>(server.classes_loaded)},
-      {"jar_downloads", static_cast<double>(agent.jar_downloads)},
-      {"extra_fetches", static_cast<double>(agent.extra_fetches)},
-  };
+namespace {
+
+// The counts both engines report, bound through `job` (the JobResult inside the engine's result).
+// Exact (compared seed by seed): every count. With a cold JAR cache RPCs and extra fetches depend on the
+// seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
+template <class R, class Job>
+void bind_job_counts(MetricBindings<R>& m, Job job) {
+  const auto agent = [job](auto member) { return [job, member](const R& r) { return job(r).agent.*member; }; };
+  using A = prefetch::AgentStats;
+  m.count("rpcs", agent(&A::rpcs), "class-loading RPCs: fetch3 + extra fetch").exactly();
+  m.count("fetch3_calls", agent(&A::fetch3_calls), "fetch3 RPCs: loads that were not prefetch hits").exactly();
+  m.count("classes_prefetched", agent(&A::classes_prefetched),
+          "classes in all fetch3 replies, requested ones included (as the PR counted)")
+      .exactly();
+  m.count("prefetch_hits", agent(&A::prefetch_hits), "loads answered from prefetched hints").exactly();
+  m.bytes("bytes_prefetched", agent(&A::bytes_prefetched),
+          "class-file bytes of prefetched classes (the agent's memory cost)")
+      .exactly();
+  m.count(
+       "server_classes_loaded", [job](const R& r) { return job(r).server_classes_loaded; },
+       "classes the controller loaded to answer")
+      .exactly();
+  m.count("jar_downloads", agent(&A::jar_downloads), "JARs downloaded (cold JAR cache): those a defined class needed")
+      .exactly();
+  m.count("extra_fetches", agent(&A::extra_fetches), "hits whose JAR was not downloaded yet: one extra fetch RPC each")
+      .exactly();
+}
+
+}  // namespace
+
+const MetricBindings<JobResult>& metrics() {
+  static const MetricBindings<JobResult> metrics = [] {
+    MetricBindings<JobResult> m;
+    bind_job_counts(m, [](const JobResult& r) -> const JobResult& { return r; });
+    m.seconds("duration_s", &JobResult::duration_s, "simulated job duration");
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<RealJobResult>& real_metrics() {
+  static const MetricBindings<RealJobResult> metrics = [] {
+    using R = RealJobResult;
+    MetricBindings<R> m;
+    bind_job_counts(m, [](const R& r) -> const JobResult& { return r.job; });
+    m.seconds(
+        "duration_s", [](const R& r) { return r.job.duration_s; }, "wall-clock job duration (real engine)");
+    m.count("sleeps", &R::sleeps, "sleeps on a deadline in the future (both processes)");
+    m.seconds("oversleep_mean_s", &R::oversleep_mean_s, "mean lateness of those sleeps' wake-ups");
+    m.seconds("oversleep_max_s", &R::oversleep_max_s, "largest lateness of a wake-up");
+    m.count("realtime", &R::realtime, "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
+    return m;
+  }();
+  return metrics;
 }
 
 namespace {
@@ -79,32 +122,10 @@ Study prefetch_study() {
   study.name = "prefetch";
   study.description = "Jenkins Remoting class-loading prefetch (PR #721) on a real JGit class-load trace";
   study.params = knobs().specs();
-  // Exact (compared seed by seed): every count. With a cold JAR cache RPCs and extra fetches depend on the
-  // seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
-  study.metrics = {
-      {"rpcs", "class-loading RPCs: fetch3 + extra fetch", true},
-      {"fetch3_calls", "fetch3 RPCs: loads that were not prefetch hits", true},
-      {"classes_prefetched", "classes in all fetch3 replies, requested ones included (as the PR counted)",
-       true},
-      {"prefetch_hits", "loads answered from prefetched hints", true},
-      {"bytes_prefetched", "class-file bytes of prefetched classes (the agent's memory cost)", true},
-      {"server_classes_loaded", "classes the controller loaded to answer", true},
-      {"jar_downloads", "JARs downloaded (cold JAR cache): those a defined class needed", true},
-      {"extra_fetches", "hits whose JAR was not downloaded yet: one extra fetch RPC each", true},
-      {"duration_s", "simulated job duration"},
-  };
-  // The real engine's duration is wall time; it also reports how late its sleeps woke (sim/real/).
-  study.real_metrics = study.metrics;
-  study.real_metrics.back() = {"duration_s", "wall-clock job duration (real engine)"};
-  study.real_metrics.insert(study.real_metrics.end(),
-                            {{"sleeps", "sleeps on a deadline in the future (both processes)"},
-                             {"oversleep_mean_s", "mean lateness of those sleeps' wake-ups"},
-                             {"oversleep_max_s", "largest lateness of a wake-up"},
-                             {"realtime", "1 if the run's processes got real-time scheduling (SCHED_FIFO)"}});
   study.prepare = prepare;
   study.prepare_reads = kInputParams;
-  study.run_sim = run_jgit_job;
-  study.run_real = run_real_jgit_job;
+  bind_sim(study, metrics(), run_jgit_job);
+  bind_real(study, real_metrics(), run_real_jgit_job);
   // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
   study.headline_report = [](const RunTable& table) {
     const auto& columns = table.scenario->param_columns;

@@ -11,6 +11,7 @@
 #include "models/prefetch/prefetch_server.h"
 #include "models/prefetch/remote_class_loader.h"
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/run_table.h"
 #include "sim/study.h"
 
@@ -43,12 +44,29 @@ constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // before JA
 // own stream, as every message of the sim does).
 constexpr std::string_view kReplyLatencyStream = "prefetch.real.reply_latency";
 
-// The counts both engines report, from the agent's and the controller's counters (duration_s is each
-// engine's own).
-Metrics job_metrics(const prefetch::AgentStats& agent, const prefetch::ServerStats& server);
+// What one job measures: the agent's and the controller's counters and the job's duration.
+struct JobResult {
+  prefetch::AgentStats agent;
+  std::uint64_t server_classes_loaded = 0;
+  double duration_s = 0;  // simulated seconds (sim), wall-clock seconds (real)
+};
 
-Result<Metrics> run_jgit_job(const RunContext& context);       // sim engine (jgit_job.cpp)
-Result<Metrics> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
+// What a real-engine job measures besides: how late its sleeps woke (sim/real/).
+struct RealJobResult {
+  JobResult job;
+  std::uint64_t sleeps = 0;
+  double oversleep_mean_s = 0;
+  double oversleep_max_s = 0;
+  bool realtime = false;
+};
+
+// The study's metrics, each bound to the member that carries it: the sim's, and the real engine's (the same
+// counts, wall-clock duration, and the sleeps' lateness).
+const MetricBindings<JobResult>& metrics();
+const MetricBindings<RealJobResult>& real_metrics();
+
+Result<JobResult> run_jgit_job(const RunContext& context);           // sim engine (jgit_job.cpp)
+Result<RealJobResult> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
 

@@ -218,7 +218,7 @@ class RealChannel : public prefetch::ClassLoadingChannel {
 
 }  // namespace
 
-Result<Metrics> run_real_jgit_job(const RunContext& context) {
+Result<RealJobResult> run_real_jgit_job(const RunContext& context) {
   const JobOptions o = knobs().options(context.params);
   const auto& inputs = context.inputs.get<JGitInputs>();
 
@@ -270,13 +270,8 @@ Result<Metrics> run_real_jgit_job(const RunContext& context) {
 
   real::OversleepStats oversleep = sleeper.stats();
   oversleep.add(report.oversleep);
-  Metrics metrics = job_metrics(agent, report.server);
-  metrics["duration_s"] = duration_s;
-  metrics["sleeps"] = static_cast<double>(oversleep.sleeps);
-  metrics["oversleep_mean_s"] = oversleep.mean_s();
-  metrics["oversleep_max_s"] = static_cast<double>(oversleep.max_ns) * 1e-9;
-  metrics["realtime"] = realtime ? 1.0 : 0.0;
-  return metrics;
+  return RealJobResult{JobResult{agent, report.server.classes_loaded, duration_s}, oversleep.sleeps,
+                       oversleep.mean_s(), static_cast<double>(oversleep.max_ns) * 1e-9, realtime};
 
 }
 

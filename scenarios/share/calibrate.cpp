@@ -37,7 +37,7 @@ struct Bench {
 
 }  // namespace
 
-Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) {
+Result<MicroWorkloadOf<CalibrationReport>> setup_decode(const share::EncodedFile& f, int64_t passes) {
   const int k = f.cap.needed_shares;
   const int n = f.cap.total_shares;
   std::map<int, std::string> blocks;
@@ -45,7 +45,7 @@ Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) 
     blocks[sh] = f.block(sh, 0);
   }
   auto code = std::make_shared<share::ErasureCode>(k, n);
-  MicroWorkload micro;
+  MicroWorkloadOf<CalibrationReport> micro;
   micro.run = [code, blocks, passes] {
     double bytes = 0;
     for (int64_t i = 0; i < passes; ++i) {
@@ -57,22 +57,20 @@ Result<MicroWorkload> setup_decode(const share::EncodedFile& f, int64_t passes) 
   };
   micro.report = [passes](double seconds, const Metrics& counters) {
     double bytes = counters.count("bytes_decoded") ? counters.at("bytes_decoded") : 0;
-    return Metrics{{"seconds", seconds},
-                   {"span_ops", 0},
-                   {"ns_per_op", 0},
-                   {"us_per_pass", seconds * 1e6 / static_cast<double>(passes)},
-                   {"ns_per_byte", bytes > 0 ? seconds * 1e9 / bytes : 0}};
+    return CalibrationReport{seconds, 0, 0, seconds * 1e6 / static_cast<double>(passes),
+                             bytes > 0 ? seconds * 1e9 / bytes : 0};
   };
   return micro;
 }
 
-Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs) {
+Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params,
+                                                             const PointInputs& inputs) {
   const auto& file = inputs.get<share::EncodedFile>();  // outlives the workload: the runner's
   const ShareOptions o = knobs().options(params);
   if (o.workload == CalibrationWorkload::kDecode) return setup_decode(file, o.passes);
   const int64_t passes = o.passes;
   auto bench = std::make_shared<std::unique_ptr<Bench>>();
-  MicroWorkload micro;
+  MicroWorkloadOf<CalibrationReport> micro;
   micro.set_up = [bench, &file, policy = o.loop] {
     *bench = std::make_unique<Bench>(file, policy);
     return Status::OK();
@@ -86,11 +84,8 @@ Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs&
   micro.tear_down = [bench] { bench->reset(); };
   micro.report = [passes](double seconds, const Metrics& counters) {
     double ops = counters.count("span_ops") ? counters.at("span_ops") : 0;
-    return Metrics{{"seconds", seconds},
-                   {"span_ops", ops},
-                   {"ns_per_op", ops > 0 ? seconds * 1e9 / ops : 0},
-                   {"us_per_pass", seconds * 1e6 / static_cast<double>(passes)},
-                   {"ns_per_byte", 0}};
+    return CalibrationReport{seconds, ops, ops > 0 ? seconds * 1e9 / ops : 0,
+                             seconds * 1e6 / static_cast<double>(passes), 0};
   };
   return micro;
 }

@@ -76,15 +76,6 @@ struct Costs {
   double seconds_per_token;  // per Banana token of a remote call, on each side
 };
 
-struct Totals {
-  double cpu_s = 0;
-  double wasted_cpu_s = 0;
-  double call_cpu_s = 0;    // the client's, in remote calls
-  double server_cpu_s = 0;  // all servers', in remote calls
-  uint64_t tokens = 0;      // Banana tokens the client sent and parsed
-  double done_at = 0;
-};
-
 double call_bytes(const Read& read) {
   return kCallBytes + (read.readv ? kVectorSpanBytes * static_cast<double>(read.spans.size()) : 0);
 }
@@ -281,7 +272,7 @@ void serve(SimWorld& world, s4u::Mailbox* inbox, s4u::Mailbox* client, int serve
 
 }  // namespace
 
-Result<Metrics> run_download(const RunContext& context) {
+Result<DownloadResult> run_download(const RunContext& context) {
   const ShareOptions o = knobs().options(context.params);
   const auto& file = context.inputs.get<share::EncodedFile>();
   const share::LoopPolicy policy = o.loop;
@@ -367,19 +358,7 @@ Result<Metrics> run_download(const RunContext& context) {
 
   share::ShareStats sum;
   for (const auto& sh : shares) sum += sh->stats();
-  return Metrics{{"loop_calls", static_cast<double>(sum.loop_calls)},
-                 {"wasted_loops", static_cast<double>(sum.wasted_loops)},
-                 {"desire_calls", static_cast<double>(sum.desire_calls)},
-                 {"reads", static_cast<double>(sum.reads)},
-                 {"remote_calls", static_cast<double>(sum.remote_calls)},
-                 {"bytes_read", static_cast<double>(sum.bytes_read)},
-                 {"span_ops", static_cast<double>(sum.span_ops)},
-                 {"cpu_s", totals.cpu_s},
-                 {"wasted_cpu_s", totals.wasted_cpu_s},
-                 {"call_tokens", static_cast<double>(totals.tokens)},
-                 {"call_cpu_s", totals.call_cpu_s},
-                 {"server_cpu_s", totals.server_cpu_s},
-                 {"duration_s", totals.done_at}};
+  return DownloadResult{sum, totals};
 }
 
 }  // namespace perflab::share_study

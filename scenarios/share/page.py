@@ -28,5 +28,3 @@ REFERENCE = {
                              "metrics": {"loop_calls": [("loop_calls", {"cpu": "tahoe-1.9"})],
                                          "duration_s": [("duration_s", {"cpu": "tahoe-1.9"})]}},
 }
-
-UNITS = {"segment_size": "bytes", "duration_s": "s", "cpu_s": "s"}

@@ -9,6 +9,74 @@
 #include "models/share/content.h"
 
 namespace perflab::share_study {
+const MetricBindings<DownloadResult>& sim_metrics() {
+  static const MetricBindings<DownloadResult> metrics = [] {
+    using R = DownloadResult;
+    MetricBindings<R> m;
+    m.count(
+         "loop_calls", [](const R& r) { return r.shares.loop_calls; }, "Share.loop() passes run")
+        .exactly();
+    m.count(
+         "wasted_loops", [](const R& r) { return r.shares.wasted_loops; },
+         "loop() passes that found nothing new (retired, consumed and asked nothing)")
+        .exactly();
+    m.count(
+         "desire_calls", [](const R& r) { return r.shares.desire_calls; }, "desire() bitmap computations")
+        .exactly();
+    m.count(
+         "reads", [](const R& r) { return r.shares.reads; }, "byte ranges asked of the servers")
+        .exactly();
+    m.count(
+         "remote_calls", [](const R& r) { return r.shares.remote_calls; }, "read()/readv() remote calls sent")
+        .exactly();
+    m.bytes(
+         "bytes_read", [](const R& r) { return r.shares.bytes_read; }, "bytes the servers returned")
+        .exactly();
+    m.count(
+         "span_ops", [](const R& r) { return r.shares.span_ops; },
+         "span and hash-tree operations counted in loop()")
+        .exactly();
+    m.seconds(
+        "cpu_s", [](const R& r) { return r.totals.cpu_s; }, "simulated CPU spent in loop()");
+    m.seconds(
+        "wasted_cpu_s", [](const R& r) { return r.totals.wasted_cpu_s; },
+        "simulated CPU spent in wasted loop() passes");
+    m.count(
+         "call_tokens", [](const R& r) { return r.totals.tokens; },
+         "Banana tokens of the remote calls and answers the client serialized and parsed")
+        .exactly();
+    m.seconds(
+        "call_cpu_s", [](const R& r) { return r.totals.call_cpu_s; },
+        "simulated client CPU spent in remote calls (serializing calls, parsing answers)");
+    m.seconds(
+        "server_cpu_s", [](const R& r) { return r.totals.server_cpu_s; },
+        "simulated CPU the servers spent in remote calls, all servers together");
+    m.seconds(
+        "duration_s", [](const R& r) { return r.totals.done_at; },
+        "simulated time from the first DYHB query to the last segment delivered");
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<CalibrationReport>& micro_metrics() {
+  static const MetricBindings<CalibrationReport> metrics = [] {
+    using R = CalibrationReport;
+    MetricBindings<R> m;
+    m.seconds("seconds", &R::seconds,
+              "median wall time of `passes` redundant loop() passes (or segment decodes)");
+    m.count("span_ops", &R::span_ops, "span operations the passes counted").exactly();
+    m.number("ns_per_op", &R::ns_per_op, "ns",
+             "seconds / span_ops in ns: the measured cost of one span operation");
+    m.number("us_per_pass", &R::us_per_pass, "us",
+             "microseconds per redundant loop() pass or per segment decoded");
+    m.number("ns_per_byte", &R::ns_per_byte, "ns",
+             "decode: seconds / bytes decoded in ns, the measured cost of decoding");
+    return m;
+  }();
+  return metrics;
+}
+
 namespace {
 
 // cpu = "tahoe-1.9": calibrations, fitted together to three published figures by
@@ -141,28 +209,6 @@ Study share_study() {
   study.description =
       "Tahoe-LAFS immutable download: eager vs coalesced Share.loop() (ticket #1268) on real shares";
   study.params = knobs().specs();
-  study.metrics = {
-      {"loop_calls", "Share.loop() passes run", true},
-      {"wasted_loops", "loop() passes that found nothing new (retired, consumed and asked nothing)", true},
-      {"desire_calls", "desire() bitmap computations", true},
-      {"reads", "byte ranges asked of the servers", true},
-      {"remote_calls", "read()/readv() remote calls sent", true},
-      {"bytes_read", "bytes the servers returned", true},
-      {"span_ops", "span and hash-tree operations counted in loop()", true},
-      {"cpu_s", "simulated CPU spent in loop()"},
-      {"wasted_cpu_s", "simulated CPU spent in wasted loop() passes"},
-      {"call_tokens", "Banana tokens of the remote calls and answers the client serialized and parsed", true},
-      {"call_cpu_s", "simulated client CPU spent in remote calls (serializing calls, parsing answers)"},
-      {"server_cpu_s", "simulated CPU the servers spent in remote calls, all servers together"},
-      {"duration_s", "simulated time from the first DYHB query to the last segment delivered"},
-  };
-  study.micro_metrics = {
-      {"seconds", "median wall time of `passes` redundant loop() passes (or segment decodes)"},
-      {"span_ops", "span operations the passes counted", true},
-      {"ns_per_op", "seconds / span_ops in ns: the measured cost of one span operation"},
-      {"us_per_pass", "microseconds per redundant loop() pass or per segment decoded"},
-      {"ns_per_byte", "decode: seconds / bytes decoded in ns, the measured cost of decoding"},
-  };
   study.validate = validate;
   study.complete = complete_file_size;
   study.prepare = [](const Params& params) -> Result<PointInputs> {
@@ -171,8 +217,8 @@ Study share_study() {
     return PointInputs(*file);
   };
   study.prepare_reads = kFileParams;
-  study.run_sim = run_download;
-  study.setup_micro = setup_calibration;
+  bind_sim(study, sim_metrics(), run_download);
+  bind_micro(study, micro_metrics(), setup_calibration);
   study.headline_report = headline_report;
   return study;
 }

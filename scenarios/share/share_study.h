@@ -12,6 +12,7 @@
 #include "models/share/layout.h"
 #include "models/share/share.h"
 #include "sim/knobs.h"
+#include "sim/metrics.h"
 #include "sim/study.h"
 
 namespace perflab::share_study {
@@ -64,8 +65,37 @@ struct CpuCosts {
 };
 CpuCosts cpu_costs(const ShareOptions& options);
 
-Result<Metrics> run_download(const RunContext& context);
-Result<MicroWorkload> setup_calibration(const Params& params, const PointInputs& inputs);
+// The simulated CPU and time of one download, beside the shares' own counters.
+struct Totals {
+  double cpu_s = 0;
+  double wasted_cpu_s = 0;
+  double call_cpu_s = 0;    // the client's, in remote calls
+  double server_cpu_s = 0;  // all servers', in remote calls
+  uint64_t tokens = 0;      // Banana tokens the client sent and parsed
+  double done_at = 0;
+};
+
+// What one download measures: every share's counters summed, and the totals.
+struct DownloadResult {
+  share::ShareStats shares;
+  Totals totals;
+};
+
+// What a calibration workload measures from its median time.
+struct CalibrationReport {
+  double seconds = 0;
+  double span_ops = 0;
+  double ns_per_op = 0;
+  double us_per_pass = 0;
+  double ns_per_byte = 0;
+};
+
+// The study's metrics of each engine, each bound to the member that carries it.
+const MetricBindings<DownloadResult>& sim_metrics();
+const MetricBindings<CalibrationReport>& micro_metrics();
+
+Result<DownloadResult> run_download(const RunContext& context);
+Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
 std::string headline_report(const RunTable& table);
 
 }  // namespace perflab::share_study

@@ -67,7 +67,7 @@ def test_a_linux_reader_that_wakes_late_takes_a_header_and_its_payload_in_one_re
     assert at_once.bytes == late.bytes == 50 * 8197
     assert at_once.reads == 100
     assert late.reads == 50
-    assert "wake_latency: linux: from a wake" in pipe.run_pipeline.__doc__
+    assert 'wake_latency (default "0ms"): linux: from a wake' in pipe.run_pipeline.__doc__
 
 
 def test_bad_parameters_are_value_errors_with_the_models_message():
@@ -139,3 +139,24 @@ def test_the_real_pump_reports_exit_status_and_missing_programs():
         pipe.run_real_pump(["/nonexistent/program"], timeout_s=20)
     with pytest.raises(ValueError, match="argv is empty"):
         pipe.run_real_pump([])
+
+
+# run_pipeline's options are the study's knobs (scenarios/pipe/pipe_study.cpp): keywords only, checked as in
+# a scenario file, numbers in base units or strings with a unit.
+def test_a_size_is_a_number_of_bytes_or_a_string_with_a_unit():
+    as_number = pipe.run_pipeline(pipe_buffer=65536, transfer_bytes=MIB, completion_delay=0.001)
+    as_text = pipe.run_pipeline(pipe_buffer="64KiB", transfer_bytes="1MiB", completion_delay=0.001)
+    assert as_number.duration_s == as_text.duration_s and as_number.reads == as_text.reads
+
+
+def test_options_are_checked_as_in_a_scenario_file():
+    with pytest.raises(ValueError, match='run_pipeline\\(pipe_buffer=-1\\): "pipe_buffer"'):
+        pipe.run_pipeline(pipe_buffer=-1)
+    with pytest.raises(ValueError, match='"handler_c0": .*unit'):
+        pipe.run_pipeline(handler_c0="5 parsecs")
+    with pytest.raises(ValueError, match='"pump" = "iocp" is not a valid choice'):
+        pipe.run_pipeline(pump="iocp")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'pipe_bufer'"):
+        pipe.run_pipeline(pipe_bufer=4120)
+    with pytest.raises(TypeError):
+        pipe.run_pipeline("windows")

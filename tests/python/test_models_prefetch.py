@@ -148,9 +148,40 @@ def test_hand_made_graphs_give_the_cpp_tests_replies():
 
 def test_bad_options_are_value_errors():
     graph = two_jars()
-    with pytest.raises(ValueError, match="dfs, bfs, jar"):
+    with pytest.raises(ValueError, match='"dfs", "bfs", "jar"'):
         prefetch.PrefetchServer(graph, traversal="random")
     with pytest.raises(ValueError, match="listed twice"):
         prefetch.DependencyGraph.from_nodes([("A", 0, []), ("A", 0, [])])
     with pytest.raises(ValueError, match="expected 0 .. 1"):
         prefetch.PrefetchServer(graph).notify_jar_present(2)
+
+
+# The prefetch keywords are the study's knobs (scenarios/prefetch/prefetch_study.cpp), checked as a
+# scenario file's values are: the same ranges, choices and messages.
+@pytest.mark.parametrize("knob", ["prefetch_depth", "prune_threshold"])
+def test_a_negative_knob_is_a_value_error_as_in_a_scenario_file(knob):
+    graph = two_jars()
+    for call in (lambda **o: prefetch.PrefetchServer(graph, **o), lambda **o: prefetch.fetch3(graph, "A", **o),
+                 lambda **o: prefetch.replay(graph, ["A"], **o)):
+        with pytest.raises(ValueError, match=f'"{knob}" = -1 is too small, expected a value >= 0'):
+            call(**{knob: -1})
+
+
+def test_knobs_are_keywords_only_and_unknown_ones_are_named():
+    graph = two_jars()
+    with pytest.raises(TypeError):
+        prefetch.fetch3(graph, "A", 2)
+    with pytest.raises(TypeError, match="prefetch_dept.*expected one of prefetch_depth, prune_threshold, traversal"):
+        prefetch.fetch3(graph, "A", prefetch_dept=2)
+    with pytest.raises(ValueError, match="an integer"):
+        prefetch.PrefetchServer(graph, prefetch_depth=1.5)
+
+
+def test_the_defaults_and_meanings_are_the_knobs():
+    knobs = {p["name"]: p for p in __import__("perflab").describe("prefetch")["params"].to_dict("records")}
+    server = prefetch.PrefetchServer(two_jars())
+    assert str(server.prefetch_depth) == knobs["prefetch_depth"]["default"]
+    assert str(server.prune_threshold) == knobs["prune_threshold"]["default"]
+    assert f'"{server.traversal}"' == knobs["traversal"]["default"]
+    for name in ("prefetch_depth", "prune_threshold", "traversal"):
+        assert knobs[name]["meaning"] in prefetch.fetch3.__doc__

@@ -13,6 +13,7 @@ import sys
 import pandas as pd
 
 import _perflab
+import reference_table
 from _perflab import models
 
 from .analysis import Fit, fit_log, fit_power, summarize
@@ -54,20 +55,15 @@ def scenarios() -> pd.DataFrame:
 def reference(study: str) -> pd.DataFrame:
     """The numbers the study's seed published (scenarios/<study>/reference.csv): the table the headline
     reproduces, in the same units as perflab.run's columns."""
-    from pathlib import Path
-
-    file = Path(_perflab.scenarios_dir()) / study / "reference.csv"
-    if not file.is_file():
-        raise ValueError(f"no reference table for study \"{study}\" ({file}), expected one of "
-                         f"{', '.join(sorted(p.parent.name for p in file.parents[1].glob('*/reference.csv')))}")
-    return pd.read_csv(file, comment="#", skipinitialspace=True)
+    return reference_table.read(_perflab.scenarios_dir(), study)[0]
 
 
 def describe(name: str) -> dict:
     """A study's schema: {"name", "description", "engines", "params": DataFrame (name, type, default,
-    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact), "micro_metrics"}. For a
-    scenario (a file, or a shipped name as `perflab list` prints it), its study's schema plus "scenario",
-    "points", "seeds" and "cases" (what cases= narrows). Raises ValueError for a name that is neither."""
+    meaning, choices, min, engine), "metrics": DataFrame (name, meaning, exact, unit: "s", "bytes", "MiB/s",
+    … or "" for a count), "micro_metrics"}. For a scenario (a file, or a shipped name as `perflab list`
+    prints it), its study's schema plus "scenario", "points", "seeds" and "cases" (what cases= narrows).
+    Raises ValueError for a name that is neither."""
     scenario = None
     if name not in _perflab.studies():
         try:

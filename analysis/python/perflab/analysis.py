@@ -1,4 +1,4 @@
-"""Summaries and trend fits of a run's DataFrame, computed by the C++ statistics of analysis/stats.h (the
+"""Summaries and trend fits of a run's DataFrame, computed by the C++ statistics of sim/stats/stats.h (the
 same numbers as the CLI's <name>.summary.csv and the study reports)."""
 
 from dataclasses import dataclass

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+import reference_table
+
 
 def read_key_values(path: Path) -> dict:
     """`key = value` lines (the .meta files, results/check.txt); {} when the file is absent."""
@@ -98,8 +100,22 @@ def load_study(study_dir: Path) -> list:
 
 def reference(scenarios_dir: Path, study: str) -> tuple:
     """The seed's numbers (scenarios/<study>/reference.csv) and the comment lines that cite them."""
-    path = scenarios_dir / study / "reference.csv"
-    if not path.exists():
+    if not reference_table.path(scenarios_dir, study).exists():
         return None, []
-    notes = [line.lstrip("# ").rstrip() for line in path.read_text().splitlines() if line.startswith("#")]
-    return pd.read_csv(path, comment="#", skipinitialspace=True), notes
+    return reference_table.read(scenarios_dir, study)
+
+
+# The unit of a parameter's CSV column, by its type (sizes are bytes, rates bytes/s, durations seconds).
+PARAM_UNITS = {"size": "bytes", "rate": "bytes/s", "duration": "s"}
+
+
+def units(study: str) -> dict:
+    """column -> unit ("bytes", "bytes/s", "s", "MiB/s", ...) of every parameter and metric of `study` that
+    has one, from the study's bindings (perflab.describe: sim/knobs.h and sim/metrics.h)."""
+    import perflab  # the C++ extension: imported only to build the site
+
+    info = perflab.describe(study)
+    found = {p["name"]: PARAM_UNITS[p["type"]] for _, p in info["params"].iterrows() if p["type"] in PARAM_UNITS}
+    for key in ("metrics", "micro_metrics"):
+        found.update({m["name"]: m["unit"] for _, m in info[key].iterrows() if m["unit"]})
+    return found

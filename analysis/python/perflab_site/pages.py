@@ -75,7 +75,7 @@ class StudySite:
         self.module = load_study_script(scenarios_dir, study, "page.py")
         self.plots_spec = getattr(self.module, "PLOTS", {})
         self.reference_spec = getattr(self.module, "REFERENCE", {})
-        self.units = getattr(self.module, "UNITS", {})
+        self.units = data.units(study)
 
     # --- the index's line -------------------------------------------------------------------------
     def headline(self) -> dict:
