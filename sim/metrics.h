@@ -70,26 +70,29 @@ class MetricBindings {
   std::vector<std::function<double(const Values&)>> getters_;
 };
 
-// The study's sim engine: its metric schema and its driver, which returns the bound struct.
+// A run's driver, which returns the bound struct, as the harness calls it: the values by metric name.
 template <class Values, class Driver>
-void bind_sim(Study& study, const MetricBindings<Values>& metrics, Driver driver) {
-  study.metrics = metrics.specs();
-  study.run_sim = [metrics, driver](const RunContext& context) -> Result<Metrics> {
+std::function<Result<Metrics>(const RunContext&)> metrics_driver(const MetricBindings<Values>& metrics,
+                                                                 Driver driver) {
+  return [metrics, driver](const RunContext& context) -> Result<Metrics> {
     Result<Values> values = driver(context);
     if (!values.ok()) return values.status();
     return metrics.values(*values);
   };
 }
 
-// The study's real engine (sim/engine.h): its metric schema and its driver, which returns the bound struct.
+// The study's sim engine: its metric schema and its driver.
+template <class Values, class Driver>
+void bind_sim(Study& study, const MetricBindings<Values>& metrics, Driver driver) {
+  study.metrics = metrics.specs();
+  study.run_sim = metrics_driver(metrics, driver);
+}
+
+// The study's real engine (sim/engine.h): its metric schema and its driver.
 template <class Values, class Driver>
 void bind_real(Study& study, const MetricBindings<Values>& metrics, Driver driver) {
   study.real_metrics = metrics.specs();
-  study.run_real = [metrics, driver](const RunContext& context) -> Result<Metrics> {
-    Result<Values> values = driver(context);
-    if (!values.ok()) return values.status();
-    return metrics.values(*values);
-  };
+  study.run_real = metrics_driver(metrics, driver);
 }
 
 // The study's micro engine: its metric schema and the setup of its workloads, whose report returns the

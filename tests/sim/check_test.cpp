@@ -230,7 +230,8 @@ TEST(Check, AParameterAddedAtOneValueIsPairedWithANote) {
   EXPECT_EQ(added.notes[0],
             "parameter file is new in now, at \"\" in every run: compared as if the other runs had it");
   EXPECT_GT(added.exact_values, 0U);
-  f.scenario.grid[1].column_values[1] = f.scenario.grid[1].column_labels[1] = "other.bin";  // not one value
+  points[1].column_values[1] = points[1].column_labels[1] = "other.bin";  // not one value
+  f.scenario.grid = Grid::of(points);
   auto varied = compare_rows(committed, result_rows(f.table()), f.study.metrics, Engine::kSim, {},
                              Scope::kSame, "committed", "now");
   ASSERT_EQ(varied.grid_changes.size(), 1U);

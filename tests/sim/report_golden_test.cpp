@@ -64,24 +64,36 @@ Result<Scenario> scenario_named(const std::string& study, const std::string& nam
   return Status::Error("no scenario named " + name + " in " + (scenarios_dir() / study).string());
 }
 
-// How many grid points of `scenario` have no row in `csv`.
+// How many grid points of `scenario` have no row in `csv`. A parameter the file lacks but the grid holds at
+// one value (a knob added at its default since the file was written) is read as that value, as check does.
 Result<size_t> points_not_in(const fs::path& csv, const Scenario& scenario) {
   auto file = read_result_rows(csv);
   if (!file.ok()) return file.status();
-  std::vector<size_t> column;
-  for (const auto& name : scenario.param_columns) {
+  const std::vector<size_t> varying = scenario.grid.varying_columns();
+  std::vector<size_t> scenario_column, file_column;
+  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+    const std::string& name = scenario.param_columns[c];
     auto it = std::find(file->param_columns.begin(), file->param_columns.end(), name);
-    if (it == file->param_columns.end()) return Status::Error(csv.string() + ": no column " + name);
-    column.push_back(static_cast<size_t>(it - file->param_columns.begin()));
+    if (it != file->param_columns.end()) {
+      scenario_column.push_back(c);
+      file_column.push_back(static_cast<size_t>(it - file->param_columns.begin()));
+    } else if (std::find(varying.begin(), varying.end(), c) != varying.end()) {
+      return Status::Error(csv.string() + ": no column " + name);
+    }
   }
   std::set<std::vector<std::string>> ran;
   for (const auto& row : file->rows) {
     std::vector<std::string> values;
-    for (size_t c : column) values.push_back(row.point[c]);
+    for (size_t c : file_column) values.push_back(row.point[c]);
     ran.insert(values);
   }
   size_t absent = 0;
-  for (size_t p = 0; p < scenario.grid.size(); ++p) absent += ran.count(scenario.grid[p].column_values) == 0;
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    const GridPoint point = scenario.grid[p];
+    std::vector<std::string> values;
+    for (size_t c : scenario_column) values.push_back(point.column_values[c]);
+    absent += ran.count(values) == 0;
+  }
   return absent;
 }
 
