@@ -105,12 +105,13 @@ GridPoint Grid::operator[](size_t index) const {
 Status Grid::point_status(size_t index) const {
   if (explicit_points_ || (!study_->validate && !study_->complete)) return Status::OK();
   auto [case_index, at] = position(index);
+  const Params params = make(case_index, at).params;  // completed already: a second pass finds its error
   Status s = Status::OK();
   if (study_->complete) {
-    Params params = make(case_index, at).params;
-    s = study_->complete(params);
+    Params again = params;
+    s = study_->complete(again);
   }
-  if (s.ok() && study_->validate) s = study_->validate(make(case_index, at).params);
+  if (s.ok() && study_->validate) s = study_->validate(params);
   if (s.ok()) return s;
   const std::string& case_name = cases_[case_index].name;
   return Status::Error((case_name.empty() ? where_ : where_ + " case \"" + case_name + "\"") + ": " +

@@ -80,20 +80,19 @@ Result<std::vector<std::string>> record_fields(const std::string& where, const s
 // the file was written, at its default): its rows are read as having that value (sim/check.h).
 constexpr size_t kAtTheGridsValue = SIZE_MAX;
 
-bool one_value_in_grid(const Scenario& scenario, size_t column) {
-  const std::vector<size_t> varying = scenario.grid.varying_columns();
-  return std::find(varying.begin(), varying.end(), column) == varying.end();
-}
-
 // Where each of the scenario's parameters stands among a file's parameter columns (kAtTheGridsValue for one
 // it lacks at one value), up to the first the file lacks otherwise.
 std::vector<size_t> scenario_columns(const Scenario& scenario, const std::vector<std::string>& file_columns) {
   std::vector<size_t> index;
+  const std::vector<size_t> varying = scenario.grid.varying_columns();
+  const auto one_value_in_grid = [&varying](size_t c) {
+    return std::find(varying.begin(), varying.end(), c) == varying.end();
+  };
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     auto it = std::find(file_columns.begin(), file_columns.end(), scenario.param_columns[c]);
     if (it != file_columns.end()) {
       index.push_back(static_cast<size_t>(it - file_columns.begin()));
-    } else if (!scenario.grid.empty() && one_value_in_grid(scenario, c)) {
+    } else if (!scenario.grid.empty() && one_value_in_grid(c)) {
       index.push_back(kAtTheGridsValue);
     } else {
       break;
@@ -102,12 +101,17 @@ std::vector<size_t> scenario_columns(const Scenario& scenario, const std::vector
   return index;
 }
 
+// The column values of the grid's first point: what a column the file lacks holds (kAtTheGridsValue).
+std::vector<std::string> first_point_values(const Scenario& scenario) {
+  return scenario.grid.empty() ? std::vector<std::string>{} : scenario.grid[0].column_values;
+}
+
 // A file row's point in the scenario's column order.
-std::vector<std::string> point_values(const Scenario& scenario, const std::vector<size_t>& index,
+std::vector<std::string> point_values(const std::vector<std::string>& first_point, const std::vector<size_t>& index,
                                       const std::vector<std::string>& fields) {
   std::vector<std::string> values;
   for (size_t c = 0; c < index.size(); ++c)
-    values.push_back(index[c] == kAtTheGridsValue ? scenario.grid[0].column_values[c] : fields[index[c]]);
+    values.push_back(index[c] == kAtTheGridsValue ? first_point[c] : fields[index[c]]);
   return values;
 }
 
@@ -128,6 +132,7 @@ Status read_repetitions(const std::filesystem::path& file,
   auto param_index = scenario_columns(*table.scenario, {header.begin(), header.begin() + params});
   std::map<std::pair<size_t, uint64_t>, RunRow*> row_of;  // (point, seed)
   for (auto& row : table.rows) row_of[{row.point, row.seed}] = &row;
+  const std::vector<std::string> first_point = first_point_values(*table.scenario);
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& [line, text] = records[r];
     if (text.empty()) continue;
@@ -135,7 +140,7 @@ Status read_repetitions(const std::filesystem::path& file,
     auto split = record_fields(where, text, header.size());
     if (!split.ok()) return split.status();
     const std::vector<std::string>& fields = *split;
-    auto point = point_of.find(point_values(*table.scenario, param_index, fields));
+    auto point = point_of.find(point_values(first_point, param_index, fields));
     if (point == point_of.end()) continue;
     auto row = row_of.find({point->second, std::strtoull(fields[params].c_str(), nullptr, 10)});
     if (row == row_of.end()) continue;
@@ -245,8 +250,9 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
 
   RunTable table;
   table.scenario = &scenario;
+  const std::vector<std::string> first_point = first_point_values(scenario);
   for (auto& read : file->rows) {
-    auto point = point_of.find(point_values(scenario, param_index, read.point));
+    auto point = point_of.find(point_values(first_point, param_index, read.point));
     if (point == point_of.end()) continue;
     RunRow row;
     row.point = point->second;
