@@ -1,52 +1,15 @@
-// See real_protocol.h. Integers travel in the host's byte order: both ends are processes of one machine.
+// See real_protocol.h. The byte layout is sim/real/wire_codec.h's.
 #include "scenarios/prefetch/real_protocol.h"
 
 #include <cstring>
 
+#include "sim/real/wire_codec.h"
+
 namespace perflab::prefetch_study {
 namespace {
 
-class Writer {
- public:
-  template <typename T>
-  Writer& put(T value) {
-    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
-    return *this;
-  }
-  Writer& put_bytes(const std::string& bytes) {
-    put(static_cast<std::uint64_t>(bytes.size()));
-    out_ += bytes;
-    return *this;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& in) : in_(in) {}
-  template <typename T>
-  bool get(T& value) {
-    if (in_.size() - offset_ < sizeof value) return false;
-    std::memcpy(&value, in_.data() + offset_, sizeof value);
-    offset_ += sizeof value;
-    return true;
-  }
-  bool get_bytes(std::string& bytes) {
-    std::uint64_t size = 0;
-    if (!get(size) || in_.size() - offset_ < size) return false;
-    bytes.assign(in_, offset_, size);
-    offset_ += size;
-    return true;
-  }
-  bool done() const { return offset_ == in_.size(); }
-
- private:
-  const std::string& in_;
-  std::size_t offset_ = 0;
-};
+using real::Reader;
+using real::Writer;
 
 Status malformed(const char* what) {
   return Status::Error(std::string("malformed ") + what + " message from the peer");
