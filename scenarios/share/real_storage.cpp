@@ -83,6 +83,7 @@ int run_storage(std::uint16_t port, const share::EncodedFile& file, const Networ
   std::vector<bool> dead(static_cast<size_t>(servers), false);
   std::uint64_t messages = 0;
   std::uint64_t calls_total = 0;
+  bool a_server_died = false;  // the fault kills one server only
   std::uint64_t bytes_served = 0;
   int open = servers;
   while (messages < kMaxMessages) {
@@ -105,7 +106,8 @@ int run_storage(std::uint16_t port, const share::EncodedFile& file, const Networ
           break;
         case kCalls: {
           const std::uint64_t count = ++calls_received[static_cast<size_t>(s)];
-          if (count == fault.server_dies_after) {
+          if (count == fault.server_dies_after && !a_server_died) {
+            a_server_died = true;
             link.shut_down();  // this server dies: its link ends, its calls go unanswered
             dead[static_cast<size_t>(s)] = true;
             continue;

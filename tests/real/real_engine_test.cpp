@@ -3,13 +3,8 @@
 // failed row with its reason; nothing it forked outlives a run, a timeout or a failure. Wall times are not
 // compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
-#include <cerrno>
-#include <chrono>
-#include <thread>
-
+#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -41,23 +36,7 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, cons
   return parse_csv(read_file(out / "s.csv"));
 }
 
-// This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER), so a controller
-// that outlived its agent would be found here. Orphans killed with their parent (PR_SET_PDEATHSIG, delivered
-// asynchronously) are reaped; true when no child is left alive within a second.
-bool no_process_left() {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == -1 && errno == ECHILD) return true;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
-  }
-  return false;
-}
-
-class RealEngine : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
-};
+using RealEngine = AdoptsOrphans;
 
 // Warm JAR cache: no downloads race the class loads, so every count is fixed by the trace and the prefetch.
 TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
