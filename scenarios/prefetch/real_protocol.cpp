@@ -8,12 +8,9 @@
 namespace perflab::prefetch_study {
 namespace {
 
+using real::malformed;
 using real::Reader;
 using real::Writer;
-
-Status malformed(const char* what) {
-  return Status::Error(std::string("malformed ") + what + " message from the peer");
-}
 
 }  // namespace
 
@@ -57,13 +54,12 @@ Result<std::vector<prefetch::SentClass>> decode_classes(const std::string& paylo
   return classes;
 }
 
-std::string encode_index(std::uint32_t index) { return Writer().put(index).take(); }
+std::string encode_index(std::uint32_t index) {
+  return real::encode_number(index);
+}
 
 Result<std::uint32_t> decode_index(const std::string& payload) {
-  Reader r(payload);
-  std::uint32_t index = 0;
-  if (!r.get(index) || !r.done()) return malformed("JAR index");
-  return index;
+  return real::decode_number(payload, "JAR index");
 }
 
 std::string encode_report(const ControllerReport& report) {

@@ -27,6 +27,7 @@
 #include "sim/real/peer_process.h"
 #include "sim/real/realtime.h"
 #include "sim/real/shaped_link.h"
+#include "sim/real/wire_codec.h"
 
 namespace perflab::share_study {
 namespace {
@@ -240,7 +241,7 @@ Result<Links> accept_links(const real::Listener& listener, int servers, const Ne
     if (!hello.ok()) return hello.status();
     if (!hello->has_value() || (*hello)->kind != kHello)
       return Status::Error("a storage link did not say hello");
-    auto server = decode_server((*hello)->payload);
+    auto server = real::decode_number((*hello)->payload, "hello");
     if (!server.ok()) return server.status();
     if (*server >= links.size() || links[*server])
       return Status::Error("storage link for server " + std::to_string(*server) + " twice or out of range");

@@ -6,14 +6,11 @@
 namespace perflab::share_study {
 namespace {
 
+using real::malformed;
 using real::Reader;
 using real::Writer;
 
 constexpr std::uint32_t kMaxItems = 1u << 24;  // a count above this is a corrupt payload
-
-Status malformed(const char* what) {
-  return Status::Error(std::string("malformed ") + what + " message from the peer");
-}
 
 }  // namespace
 
@@ -71,17 +68,6 @@ Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& 
   }
   if (!r.done()) return malformed("answers");
   return answers;
-}
-
-std::string encode_server(std::uint32_t server) {
-  return Writer().put(server).take();
-}
-
-Result<std::uint32_t> decode_server(const std::string& payload) {
-  Reader r(payload);
-  std::uint32_t server = 0;
-  if (!r.get(server) || !r.done()) return malformed("hello");
-  return server;
 }
 
 std::string encode_report(const StorageReport& report) {

@@ -16,7 +16,7 @@
 namespace perflab::share_study {
 
 enum MessageKind : std::uint32_t {
-  kHello = 1,  // storage -> client, first on each link; payload: the server's number
+  kHello = 1,  // storage -> client, first on each link; payload: the server's number (real::encode_number)
   kDyhb = 2,   // "do you have block?"                          -> kDyhbAnswer
   kCalls = 3,  // payload: the calls                            -> kAnswers
   kBye = 4,    // on link 0, once the download is over          -> kReport, then the storage process exits
@@ -36,9 +36,6 @@ Result<std::vector<WireCall>> decode_calls(const std::string& payload);
 // Per call, its data: one string per span.
 std::string encode_answers(const std::vector<std::vector<std::string>>& answers);
 Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& payload);
-
-std::string encode_server(std::uint32_t server);
-Result<std::uint32_t> decode_server(const std::string& payload);
 
 // What the storage process says when the download is over.
 struct StorageReport {

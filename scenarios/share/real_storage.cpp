@@ -10,6 +10,7 @@
 #include "scenarios/share/real_protocol.h"
 #include "sim/real/frame_inbox.h"
 #include "sim/real/shaped_link.h"
+#include "sim/real/wire_codec.h"
 
 namespace perflab::share_study {
 namespace {
@@ -71,8 +72,8 @@ int run_storage(std::uint16_t port, const share::EncodedFile& file, const Networ
     if (!fd.ok()) return fail(fd.status().message());
     links.push_back(std::make_unique<real::ShapedLink>(std::move(fd).value(), network,
                                                        reply_rngs[static_cast<size_t>(s)], unused));
-    Status hello =
-        real::send_frame(links.back()->fd(), {kHello, 0, 0, encode_server(static_cast<std::uint32_t>(s))});
+    Status hello = real::send_frame(links.back()->fd(),
+                                    {kHello, 0, 0, real::encode_number(static_cast<std::uint32_t>(s))});
     if (!hello.ok()) return fail(hello.message());
     Status added = inbox.add(s, links.back()->fd());
     if (!added.ok()) return fail(added.message());

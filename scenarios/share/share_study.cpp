@@ -68,10 +68,7 @@ const MetricBindings<RealDownloadResult>& real_metrics() {
     m.seconds("duration_s", &R::duration_s,
               "wall-clock time from the first DYHB query to the last segment delivered (real engine)");
     m.count("dead_shares", &R::dead_shares, "shares abandoned because their server's connection was lost");
-    m.count("sleeps", &R::sleeps, "timer waits on a due time in the future (both processes)");
-    m.seconds("oversleep_mean_s", &R::oversleep_mean_s, "mean lateness of those waits' wake-ups");
-    m.seconds("oversleep_max_s", &R::oversleep_max_s, "largest lateness of a wake-up");
-    m.count("realtime", &R::realtime, "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
+    bind_oversleep(m, "timer waits on a due time in the future (both processes' event loops)");
     return m;
   }();
   return metrics;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "models/common/status.h"
+
 namespace perflab::real {
 
 class Writer {
@@ -50,5 +52,21 @@ class Reader {
   const std::string& in_;
   std::size_t offset_ = 0;
 };
+
+// The error for a payload a Reader could not read as `what`.
+inline Status malformed(const char* what) {
+  return Status::Error(std::string("malformed ") + what + " message from the peer");
+}
+
+// A payload that is one 32-bit number (an index, a server's number).
+inline std::string encode_number(std::uint32_t number) {
+  return Writer().put(number).take();
+}
+inline Result<std::uint32_t> decode_number(const std::string& payload, const char* what) {
+  Reader r(payload);
+  std::uint32_t number = 0;
+  if (!r.get(number) || !r.done()) return malformed(what);
+  return number;
+}
 
 }  // namespace perflab::real

@@ -51,12 +51,14 @@ TEST_F(ShareReal, TheLoopPoliciesGiveTheSimsCounts) {
       EXPECT_EQ(real.rows[i].at(metric), sim.rows[i].at(metric)) << metric << ", " << loop;
     }
     EXPECT_EQ(real.rows[i].at("dead_shares"), "0");
-    // Eager queues one loop() per event whatever turn it comes in; coalesced can only merge more of them
-    // when answers of one server fall due together in the real loop.
+    // Eager queues one loop() per event whatever turn it comes in. Coalesced merges the events of one
+    // turn, and which answers share a turn is timing: equal here but for a pass that a real due time
+    // splits from or merges with another (NOTES.md, "Sim against real").
     if (loop == "eager") {
       EXPECT_EQ(real.rows[i].at("loop_calls"), sim.rows[i].at("loop_calls"));
     } else {
-      EXPECT_LE(std::stod(real.rows[i].at("loop_calls")), std::stod(sim.rows[i].at("loop_calls"))) << loop;
+      const double simulated = std::stod(sim.rows[i].at("loop_calls"));
+      EXPECT_NEAR(std::stod(real.rows[i].at("loop_calls")), simulated, 0.02 * simulated) << loop;
     }
   }
   // The fix halves the passes; readv sends one call per loop instead of one per span.
