@@ -68,7 +68,8 @@ class RealReactor {
         buckets_(links.size(), nullptr),
         outgoing_(links.size()),
         in_flight_(links.size()),
-        lost_(links.size(), false) {}
+        lost_(links.size(), false),
+        why_lost_(links.size()) {}
 
   share::EventualQueue& queue() { return queue_; }
   void set_bucket(int server, RealBucket* bucket) { buckets_[static_cast<size_t>(server)] = bucket; }
@@ -199,7 +200,7 @@ class RealReactor {
   // The server's link ended: each of its outstanding calls errbacks (Foolscap's notifyOnDisconnect).
   void lose(size_t s, const std::string& why) {
     lost_[s] = true;
-    why_lost_ = why;
+    why_lost_[s] = why;
     auto messages = std::move(in_flight_[s]);
     in_flight_[s].clear();
     for (auto& [id, calls] : messages) {
@@ -215,7 +216,7 @@ class RealReactor {
   std::vector<std::map<std::uint64_t, std::vector<Call>>> in_flight_;  // per server: message id -> its calls
   std::vector<bool> lost_;
   std::vector<int> late_errors_;  // servers of calls made after their link ended
-  std::string why_lost_;
+  std::vector<std::string> why_lost_;
   std::uint64_t next_id_ = 1;
 };
 

@@ -226,6 +226,51 @@ TEST(Loops, CoalescedNeverLosesAWakeUp) {
   }
 }
 
+// A server that goes away after `answers` answers: every later call errbacks (share.py _got_error).
+class DyingBucket : public SynchronousBucket {
+ public:
+  DyingBucket(const std::string& share, int answers) : SynchronousBucket(share), answers_(answers) {}
+  void read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) override {
+    if (answers_-- > 0) return SynchronousBucket::read(start, length, std::move(on_reply));
+    failed("DeadReferenceError");
+  }
+  void readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) override {
+    if (answers_-- > 0) return SynchronousBucket::readv(std::move(spans), std::move(on_reply));
+    failed("DeadReferenceError");
+  }
+
+ private:
+  int answers_;
+};
+
+TEST(LostServer, AFailedCallKillsTheShareAndTheFetcherTakesTheNextOne) {
+  EncodedFile file = encode(700 * kKiB + 3, 3, 5, 128 * kKiB);
+  const std::vector<std::string> stored = file.shares();
+  for (LoopPolicy policy : {LoopPolicy::kCoalesced, LoopPolicy::kReadv, LoopPolicy::kEager}) {
+    EventualQueue queue;
+    DownloadNode node(file.cap);
+    std::vector<std::unique_ptr<SynchronousBucket>> buckets;
+    std::vector<std::unique_ptr<Share>> shares;
+    std::vector<Share*> pointers;
+    for (int sh = 0; sh < 5; ++sh) {
+      const std::string& share = stored[static_cast<size_t>(sh)];
+      buckets.push_back(sh == 1 ? std::make_unique<DyingBucket>(share, 4)
+                                : std::make_unique<SynchronousBucket>(share));
+      shares.push_back(std::make_unique<Share>(node, sh, *buckets.back(), queue, policy, sh));
+      pointers.push_back(shares.back().get());
+    }
+    Download download(node, pointers, queue);
+    std::string contents;
+    download.on_data = [&contents](const std::string& segment) { contents += segment; };
+    download.start();
+    for (int turn = 0; turn < 100000 && !queue.empty(); ++turn) queue.drain_once();
+    ASSERT_TRUE(download.result().done) << download.result().error;
+    EXPECT_EQ(contents, file.contents());
+    EXPECT_FALSE(shares[1]->is_alive());
+    EXPECT_GT(shares[3]->stats().reads, 0u);  // the next share by round-trip time stood in
+  }
+}
+
 TEST(Corruption, ACorruptBlockIsDetectedAndTheDownloadCompletes) {
   EncodedFile file = encode(1 * kMiB + 5, 3, 10, 128 * kKiB);
   std::vector<std::string> shares = file.shares();
