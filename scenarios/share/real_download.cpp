@@ -193,8 +193,8 @@ class RealReactor {
   }
 
   std::string dead_reference(size_t s) const {
-    return "DeadReferenceError: the connection to server " + std::to_string(s) + " was lost (" + why_lost_ +
-           ")";
+    return "DeadReferenceError: the connection to server " + std::to_string(s) + " was lost (" +
+           why_lost_[s] + ")";
   }
 
   // The server's link ended: each of its outstanding calls errbacks (Foolscap's notifyOnDisconnect).
