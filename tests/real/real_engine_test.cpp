@@ -1,7 +1,7 @@
 // The prefetch study's real engine through the perflab binary, as a user runs it: on a small grid it gives
 // the sim's counts where the mechanism makes them independent of timing; a controller that dies makes a
-// failed row with its reason; nothing it forked outlives a run, a timeout, a failure or Ctrl-C. Wall times are not
-// compared here: that is what `perflab validate` measures.
+// failed row with its reason; nothing it forked outlives a run, a timeout, a failure or Ctrl-C. Wall times
+// are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
