@@ -44,10 +44,12 @@ struct TTest {
 // on many dof, and the split search seeks exactly those.)
 TTest student_t_test(const double* a, size_t na, const double* b, size_t nb);
 
-// The change points of `series`, in order of index. Splits are found greedily (the split with the largest
-// energy statistic among the significant candidates of every segment, ties to the earliest), then every
-// change point is tested again between its final neighbours and the least significant one dropped until
-// all pass, as Hunter does.
+// The change points of `series`, in order of index. Each segment's candidate is E-divisive's best split
+// z[b, t) | z[t, k) (k, the end of the right side, may stop short of the segment's end, so a level that
+// goes and comes back is seen), t-tested between those two sides; the significant candidate with the
+// largest statistic splits its segment (ties to the earliest), until none is significant. Then every
+// change point is tested again between its final neighbouring segments and the least significant failure
+// dropped until all pass, as Hunter does.
 std::vector<ChangePoint> change_points(const std::vector<double>& series, ChangePointOptions options = {});
 
 }  // namespace perflab::stats
