@@ -99,6 +99,17 @@ TEST_F(ShareReal, ATimedOutRunLeavesNoProcessBehind) {
   EXPECT_TRUE(no_process_left());
 }
 
+TEST_F(ShareReal, CtrlCLeavesNoProcessBehind) {
+  TempDir dir;
+  write_file(dir / "slow.toml", share_scenario("real", "segment_size = \"8KiB\"\n"));
+  // 128 segments of 8 KiB, each a few 100 ms round trips: the run lasts tens of seconds.
+  expect_ctrl_c_leaves_no_process(
+      PERFLAB_BINARY,
+      {"run", (dir / "slow.toml").string(), "--set", "network.latency=\"constant(50ms)\"", "--set",
+       "sweep.loop=[\"coalesced\"]", "--out", (dir / "out").string()},
+      dir / "err");
+}
+
 TEST_F(ShareReal, SimulatedCpuCostsAreRefused) {
   TempDir dir;
   ShareRun real = run_share(dir, "real", "call_cost = 5\n");
