@@ -276,7 +276,8 @@ struct Loader {
     const Study& study = *scenario.study;
     auto number = [&](const toml::node& value, const std::string& key, double& out) -> Status {
       std::optional<double> v = value.value<double>();
-      if (!v || !(*v >= 0)) return error_at(where_of(file, value), "[validate] " + key + " must be a number >= 0");
+      if (!v || !(*v >= 0))
+        return error_at(where_of(file, value), "[validate] " + key + " must be a number >= 0");
       out = *v;
       return Status::OK();
     };
@@ -301,8 +302,9 @@ struct Loader {
         for (const auto& name : *names) {
           const auto& known = study.metrics_for(Engine::kSim);
           if (std::none_of(known.begin(), known.end(), [&](const auto& m) { return m.name == name; })) {
-            return error_at(where_of(file, *value), "[validate] metric \"" + name + "\" is not a metric of study " +
-                                                        study.name + " (see perflab describe " + study.name + ")");
+            return error_at(where_of(file, *value), "[validate] metric \"" + name +
+                                                        "\" is not a metric of study " + study.name +
+                                                        " (see perflab describe " + study.name + ")");
           }
         }
         spec.metrics = *names;
@@ -323,12 +325,14 @@ struct Loader {
         for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
           auto pair = strings(*array->get(i), key);
           if (!pair.ok() || pair->size() != 2) {
-            return error_at(where_of(file, *value),
-                            "[validate] ratios must be pairs [\"COLUMN=VALUE\", \"COLUMN=VALUE\"], numerator first");
+            return error_at(
+                where_of(file, *value),
+                "[validate] ratios must be pairs [\"COLUMN=VALUE\", \"COLUMN=VALUE\"], numerator first");
           }
           spec.ratios.push_back({(*pair)[0], (*pair)[1]});
         }
-        if (array == nullptr) return error_at(where_of(file, *value), "[validate] ratios must be a list of pairs");
+        if (array == nullptr)
+          return error_at(where_of(file, *value), "[validate] ratios must be a list of pairs");
       } else if (key == "pairs") {
         const auto* array = value->as_array();
         const auto& known = study.metrics_for(scenario.engine);
@@ -340,8 +344,8 @@ struct Loader {
           if (!triple.ok() || triple->size() != 3 || !is_metric((*triple)[1]) || !is_metric((*triple)[2])) {
             return error_at(where_of(file, *value),
                             "[validate] pairs must be [\"NAME\", \"MODEL_METRIC\", \"REAL_METRIC\"] with "
-                            "metrics of study " + study.name + " on the " + engine_name(scenario.engine) +
-                            " engine");
+                            "metrics of study " +
+                                study.name + " on the " + engine_name(scenario.engine) + " engine");
           }
           spec.pairs.push_back({(*triple)[0], (*triple)[1], (*triple)[2]});
         }
@@ -356,15 +360,25 @@ struct Loader {
           v->visit([&text](const auto& x) { text << x; });
           spec.calibration.emplace_back("params." + param, text.str());
         }
+      } else if (key == "latencies") {
+        auto latencies = strings(*value, key);
+        if (!latencies.ok()) return latencies.status();
+        for (const auto& element : *value->as_array()) {  // each as network.latency would take it
+          auto parsed =
+              to_param_value(distribution_param("latencies", "", ""), locate("validate.latencies", element));
+          if (!parsed.ok()) return parsed.status();
+        }
+        spec.latencies = *latencies;
       } else if (key == "calibration_scenario") {
         if (!value->is_string())
           return error_at(where_of(file, *value), "[validate] calibration_scenario must be a file name");
         spec.calibration_source = value->as_string()->get();
       } else {
         return error_at(where_of(file, *value),
-                        "unknown key \"" + key + "\" in [validate], expected one of: metrics, repetitions, "
-                        "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, pairs, "
-                        "calibration, calibration_scenario");
+                        "unknown key \"" + key +
+                            "\" in [validate], expected one of: metrics, repetitions, "
+                            "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, pairs, "
+                            "latencies, calibration, calibration_scenario");
       }
       if (!s.ok()) return s;
     }
@@ -517,8 +531,9 @@ struct Loader {
     for (const auto& wanted : case_filter_) {
       if (std::find(scenario.cases.begin(), scenario.cases.end(), wanted) != scenario.cases.end()) continue;
       return Status::Error("--case " + printable(wanted) + ": " + file.string() +
-                           (scenario.cases.empty() ? " has no [[case]] tables"
-                                                   : " has no such case, expected one of: " + join(scenario.cases)));
+                           (scenario.cases.empty()
+                                ? " has no [[case]] tables"
+                                : " has no such case, expected one of: " + join(scenario.cases)));
     }
     cases_.erase(std::remove_if(cases_.begin(), cases_.end(),
                                 [this](const Grid::Case& c) {
@@ -541,15 +556,18 @@ struct Loader {
 
     // Every parameter has a value on every point: a default, [params], [sweep], or each [[case]].
     for (const auto& spec : study.params) {
-      bool everywhere = fixed_.count(spec.name) != 0 ||
-                        std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& a) { return a.name == spec.name; });
+      bool everywhere =
+          fixed_.count(spec.name) != 0 ||
+          std::any_of(sweep_.begin(), sweep_.end(), [&](const auto& a) { return a.name == spec.name; });
       if (!everywhere && !cases_.empty()) {
         everywhere = std::all_of(cases_.begin(), cases_.end(), [&](const Grid::Case& c) {
-          return std::any_of(c.values.begin(), c.values.end(), [&](const auto& kv) { return kv.first == spec.name; });
+          return std::any_of(c.values.begin(), c.values.end(),
+                             [&](const auto& kv) { return kv.first == spec.name; });
         });
       }
       if (!everywhere) {
-        return error_at(file.string() + ":1", "parameter \"" + spec.name + "\" has no default and is not set, " +
+        return error_at(file.string() + ":1", "parameter \"" + spec.name +
+                                                  "\" has no default and is not set, " +
                                                   "expected it in [params], [sweep] or a [[case]]");
       }
     }
@@ -561,8 +579,8 @@ struct Loader {
                                                 std::to_string(scenario.seeds) +
                                                 " seeds is too many runs, expected at most 2^53");
     }
-    scenario.grid = Grid(scenario.study, scenario.param_columns, fixed_, sweep_, cases_, network_columns_,
-                         file.string());
+    scenario.grid =
+        Grid(scenario.study, scenario.param_columns, fixed_, sweep_, cases_, network_columns_, file.string());
     if (scenario.grid.size() > kGridCheckedUpFront) return Status::OK();
     for (size_t p = 0; p < scenario.grid.size(); ++p) {
       auto s = scenario.grid.point_status(p);
@@ -609,9 +627,10 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
     static const std::set<std::string> sections = {"scenario", "network", "params", "sweep",
                                                    "case",     "quick",   "check",  "validate"};
     if (sections.count(key) == 0) {
-      return error_at(where_of(file, *node), "unknown section \"" + key +
-                                                 "\", expected scenario, network, params, sweep, case, quick, "
-                                                 "check or validate");
+      return error_at(where_of(file, *node),
+                      "unknown section \"" + key +
+                          "\", expected scenario, network, params, sweep, case, quick, "
+                          "check or validate");
     }
     if (key != "case" && !node->is_table())
       return error_at(where_of(file, *node), "\"" + key + "\" must be a table");
@@ -633,8 +652,8 @@ Result<Scenario> load_document(Loader& loader, const std::vector<Override>& over
   }
   loader.scenario.file = file;
   for (auto step : {&Loader::load_quick_section, &Loader::load_check_section, &Loader::load_validate_section,
-                    &Loader::load_network_section,
-                    &Loader::load_fixed, &Loader::load_sweep, &Loader::load_cases, &Loader::expand_grid}) {
+                    &Loader::load_network_section, &Loader::load_fixed, &Loader::load_sweep,
+                    &Loader::load_cases, &Loader::expand_grid}) {
     s = (loader.*step)();
     if (!s.ok()) return s;
   }

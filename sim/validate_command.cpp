@@ -5,6 +5,7 @@
 // [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 // With more than one study (no argument: every study with a validate.toml) it ends with one summary table.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -250,6 +251,48 @@ StudyOutcome validate_study(const std::string& study, bool quick, const std::vec
   return {status, std::move(report).value(), problem};
 }
 
+// "constant(0.5ms)" -> "0.5ms"; any other distribution with its punctuation made file-name safe.
+std::string latency_label(const std::string& latency) {
+  std::string label = latency;
+  if (label.rfind("constant(", 0) == 0 && label.back() == ')') label = label.substr(9, label.size() - 10);
+  for (char& c : label) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
+  }
+  return label;
+}
+
+// The study's validation, once per latency of its [validate] table (or once, when it names none).
+std::vector<StudyValidation> validate_runs(const std::string& study, bool quick,
+                                           const std::vector<Override>& sets, int& status) {
+  std::vector<std::string> latencies;
+  std::string name;
+  if (auto file = validation_file(study)) {
+    auto plain = load_scenario(*file, sets);
+    if (plain.ok() && plain->validate) {
+      latencies = plain->validate->latencies;
+      name = plain->name;
+    }
+  }
+  std::vector<StudyValidation> runs;
+  auto run = [&](const std::string& label, const std::vector<Override>& overrides) {
+    StudyOutcome outcome = validate_study(study, quick, overrides);
+    status = std::max(status, outcome.status);
+    runs.push_back({label, std::move(outcome.report), outcome.problem});
+    return outcome.status != kExitBadInput && outcome.status != kExitInterrupted;
+  };
+  if (latencies.empty()) {
+    run(study, sets);
+    return runs;
+  }
+  for (const auto& latency : latencies) {
+    std::vector<Override> overrides = sets;
+    overrides.push_back({"network.latency", "\"" + latency + "\""});
+    overrides.push_back({"scenario.name", "\"" + name + "-" + latency_label(latency) + "\""});
+    if (!run(study + " at " + latency_label(latency), overrides)) break;
+  }
+  return runs;
+}
+
 }  // namespace
 
 int cmd_validate(const std::vector<std::string>& studies, bool quick, const std::vector<std::string>& sets,
@@ -278,21 +321,24 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
   int status = 0;
   std::vector<StudyValidation> summary;
   for (const auto& name : chosen) {
-    StudyOutcome outcome = validate_study(name, quick, overrides);
-    if (outcome.status == kExitBadInput || outcome.status == kExitInterrupted) return outcome.status;
-    status = std::max(status, outcome.status);
-    summary.push_back({name, outcome.report, outcome.problem});
-    if (!outcome.report) continue;
-    std::cout << validation_markdown(*outcome.report) << "\n";
-    std::cout.flush();
-    if (!out.empty()) {
-      fs::path stem = fs::path(out) / outcome.report->input.scenario;
-      for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*outcome.report)},
-                                  std::pair{".validate.md", validation_markdown(*outcome.report)}}) {
-        auto written = write_file(stem.string() + suffix, text);
-        if (!written.ok()) return fail_input(written.message());
+    int study_status = 0;
+    for (auto& run : validate_runs(name, quick, overrides, study_status)) {
+      if (run.report) {
+        std::cout << validation_markdown(*run.report) << "\n";
+        std::cout.flush();
+        if (!out.empty()) {
+          fs::path stem = fs::path(out) / run.report->input.scenario;
+          for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*run.report)},
+                                      std::pair{".validate.md", validation_markdown(*run.report)}}) {
+            auto written = write_file(stem.string() + suffix, text);
+            if (!written.ok()) return fail_input(written.message());
+          }
+        }
       }
+      summary.push_back(std::move(run));
     }
+    if (study_status == kExitBadInput || study_status == kExitInterrupted) return study_status;
+    status = std::max(status, study_status);
   }
   if (summary.size() > 1) {
     std::string text = validation_summary(summary);

@@ -42,6 +42,9 @@ struct ValidateSpec {
   ValidationCriteria criteria;
   std::vector<RatioSpec> ratios;
   std::vector<PairSpec> pairs;  // non-empty: same-run mode, the scenario's own engine, no sim run
+  // Non-empty: the whole validation once per network.latency here (one report each, named
+  // SCENARIO-LABEL), since [network] is one per scenario and so not a grid column.
+  std::vector<std::string> latencies;
   // Calibrated constants, set on the sim engine only (KEY = VALUE as for --set), and where they were
   // measured: a calibration scenario on points outside the validation grid.
   std::vector<std::pair<std::string, std::string>> calibration;
