@@ -242,6 +242,32 @@ std::string validation_markdown(const ValidationReport& report) {
   return out;
 }
 
+std::string validation_summary(const std::vector<StudyValidation>& studies) {
+  MarkdownTable table({"study", "points", "metric", "mean abs ln", "max abs ln", "headline ratio sim / real",
+                       "Spearman rho", "verdict"},
+                      "lrlrrrrl");
+  for (const auto& study : studies) {
+    if (!study.report) {
+      table.add({study.study, "", "", "", "", "", "", "**could not run**: " + study.problem});
+      continue;
+    }
+    for (const auto& m : study.report->metrics) {
+      std::vector<std::string> failed;
+      for (const auto& c : m.criteria) {
+        if (!c.held) failed.push_back(c.name);
+      }
+      std::string verdict = failed.empty() ? "held" : "**failed**: " + join(failed);
+      if (!study.problem.empty()) verdict += (failed.empty() ? "; but " : "; ") + study.problem;
+      std::string ratio =
+          m.ratios.empty() ? "" : fmt::format("{:.3f} / {:.3f}", m.ratios[0].sim, m.ratios[0].real);
+      table.add({study.study, std::to_string(m.points.size()), m.metric, fixed(m.mean_abs_log, 4),
+                 fixed(m.max_abs_log, 4), ratio, std::isnan(m.spearman) ? "n/a" : fixed(m.spearman, 3),
+                 verdict});
+    }
+  }
+  return "### perflab validate: every study\n\n" + table.str();
+}
+
 std::string validation_csv(const ValidationReport& report) {
   const ValidationInput& in = report.input;
   std::vector<std::string> header = in.column_names;
