@@ -125,9 +125,8 @@ std::string quoted(std::string_view text) {
 
 std::string format_in(double value, const Unit& unit, Spelling spelling) {
   const double in_unit = value * unit.divide / unit.multiply;
-  return spelling == Spelling::kLiteral
-             ? format_number(in_unit, kReadableDigits) + std::string(unit.name)
-             : format_number(in_unit, kReadableDigits) + " " + std::string(unit.name);
+  const char* separator = spelling == Spelling::kLiteral ? "" : " ";
+  return format_number(in_unit, kReadableDigits) + separator + std::string(unit.name);
 }
 
 // `value` in the largest of the named units that divides it exactly, in full: a literal that reads back as
