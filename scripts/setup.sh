@@ -9,6 +9,7 @@ PACKAGES=(
   build-essential cmake pkg-config git ccache   # ccache: a second clone builds from the cache
   libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev   # every JSON perflab writes (run --format json, compare --format json, --timeline)
   libssl-dev   # OpenSSL libcrypto: SHA-256 hash trees of the share study
   python3 python3-pandas python3-matplotlib python3-pytest
   python3-foolscap   # the share study measures real Foolscap calls (scenarios/share/foolscap_calls.py)

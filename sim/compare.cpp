@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/json_text.h"
 #include "sim/markdown.h"
 #include "sim/provenance.h"
 #include "sim/scenario.h"
@@ -147,23 +148,6 @@ std::string verdict(const Cell& cell) {
   return cell.pass() ? "same" : "MOVED";
 }
 
-std::string json_text(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string json_number(double value) {
-  return std::isfinite(value) ? format_number(value) : "null";
-}
-
 std::vector<std::string> moved_metrics(const ScenarioComparison& s) {
   std::vector<std::string> names;
   for (const auto& cell : s.values.cells) {
@@ -184,11 +168,12 @@ std::string markdown(const FolderComparison& c, bool all) {
   for (const auto& s : c.scenarios) {
     auto moved = moved_metrics(s);
     out += fmt::format("## {} ({}, {} engine): {}\n\n", s.name, s.study, engine_name(s.engine),
-                       s.pass()         ? "nothing moved"
+                       s.pass()        ? "nothing moved"
                        : moved.empty() ? "rows missing (--require-all)"
                                        : "moved: " + join(moved));
     out += fmt::format("- A: {}\n- B: {}\n", s.a_provenance, s.b_provenance);
-    if (s.values.coverage.empty()) out += "- coverage: A and B hold the same rows (point × seed); all compared\n";
+    if (s.values.coverage.empty())
+      out += "- coverage: A and B hold the same rows (point × seed); all compared\n";
     for (const auto& line : s.values.coverage) out += fmt::format("- coverage: {}\n", line);
     out += fmt::format("- {} values compared exactly, {} within a relative tolerance{}\n\n",
                        s.values.exact_values, s.values.tolerance_values,
@@ -231,18 +216,16 @@ std::string markdown(const FolderComparison& c, bool all) {
   }
   bool incomplete = std::any_of(c.scenarios.begin(), c.scenarios.end(),
                                 [](const auto& s) { return !s.values.coverage.empty(); });
-  out += c.pass() ? fmt::format("Nothing moved beyond its tolerance{}.\n",
-                                incomplete ? " in the rows both hold (`--require-all` fails on missing rows)" : "")
-                  : "Something moved beyond its tolerance, or rows are missing with --require-all (exit 1).\n";
+  out += c.pass()
+             ? fmt::format("Nothing moved beyond its tolerance{}.\n",
+                           incomplete ? " in the rows both hold (`--require-all` fails on missing rows)" : "")
+             : "Something moved beyond its tolerance, or rows are missing with --require-all (exit 1).\n";
   return out;
 }
 
 std::string csv(const FolderComparison& c) {
   std::string out = "scenario,point,metric,a,b,change,largest_seed_move,at_seed,tolerance,verdict\n";
-  auto line = [&out](const std::vector<std::string>& fields) {
-    for (size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + csv_field(fields[i]);
-    out += "\n";
-  };
+  auto line = [&out](const std::vector<std::string>& fields) { out += csv_line(fields); };
   for (const auto& name : c.only_in_a) line({name, "", "", "", "", "", "", "", "", "only in A"});
   for (const auto& name : c.only_in_b) line({name, "", "", "", "", "", "", "", "", "only in B"});
   for (const auto& s : c.scenarios) {
@@ -261,57 +244,60 @@ std::string csv(const FolderComparison& c) {
 }
 
 std::string json(const FolderComparison& c) {
-  auto names = [](const std::vector<std::string>& list) {
-    std::vector<std::string> quoted;
-    for (const auto& n : list) quoted.push_back(json_text(n));
-    return "[" + join(quoted) + "]";
-  };
-  std::string out = fmt::format(
-      "{{\"a\": {}, \"b\": {}, \"pass\": {}, \"only_in_a\": {}, \"only_in_b\": {}, \"scenarios\": [",
-      json_text(c.a.string()), json_text(c.b.string()), c.pass() ? "true" : "false", names(c.only_in_a),
-      names(c.only_in_b));
-  for (size_t i = 0; i < c.scenarios.size(); ++i) {
-    const auto& s = c.scenarios[i];
-    out += fmt::format(
-        "{}\n {{\"name\": {}, \"study\": {}, \"engine\": {}, \"pass\": {}, \"moved\": {}, \"cells\": [",
-        i ? "," : "", json_text(s.name), json_text(s.study), json_text(engine_name(s.engine)),
-        s.pass() ? "true" : "false", names(moved_metrics(s)));
-    for (size_t k = 0; k < s.values.cells.size(); ++k) {
-      const auto& cell = s.values.cells[k];
-      out += fmt::format(
-          "{}\n  {{\"point\": {}, \"metric\": {}, \"a\": {}, \"b\": {}, \"largest_seed_move\": {}, "
-          "\"at_seed\": {}, "
-          "\"tolerance\": {}, \"verdict\": {}}}",
-          k ? "," : "", json_text(cell.point), json_text(cell.metric), json_number(cell.mean_a),
-          json_number(cell.mean_b), json_number(cell.largest), cell.largest_seed,
-          json_text(tolerance_text(cell)), json_text(verdict(cell)));
+  Json scenarios = Json::array();
+  for (const auto& s : c.scenarios) {
+    Json cells = Json::array();
+    for (const auto& cell : s.values.cells) {
+      cells.push_back({{"point", cell.point},
+                       {"metric", cell.metric},
+                       {"a", cell.mean_a},
+                       {"b", cell.mean_b},
+                       {"largest_seed_move", cell.largest},
+                       {"at_seed", cell.largest_seed},
+                       {"tolerance", tolerance_text(cell)},
+                       {"verdict", verdict(cell)}});
     }
-    out += fmt::format("], \"common_rows\": {}, \"coverage\": {}", s.values.common_rows,
-                       names(s.values.coverage));
-    out += ", \"claims\": [";
-    for (size_t k = 0; k < s.claims.size(); ++k) {
-      const auto& v = s.claims[k];
-      out += fmt::format("{}{{\"name\": {}, \"a\": {}, \"b\": {}, \"low\": {}, \"high\": {}, \"holds\": {}}}",
-                         k ? ", " : "", json_text(v.claim.name), json_number(v.before),
-                         json_number(v.claim.value), json_number(v.claim.low), json_number(v.claim.high),
-                         v.holds() ? "true" : "false");
+    Json claims = Json::array();
+    for (const auto& v : s.claims) {
+      claims.push_back({{"name", v.claim.name},
+                        {"a", v.before},
+                        {"b", v.claim.value},
+                        {"low", v.claim.low},
+                        {"high", v.claim.high},
+                        {"holds", v.holds()}});
     }
-    out += "]}";
+    scenarios.push_back({{"name", s.name},
+                         {"study", s.study},
+                         {"engine", engine_name(s.engine)},
+                         {"pass", s.pass()},
+                         {"moved", moved_metrics(s)},
+                         {"cells", cells},
+                         {"common_rows", s.values.common_rows},
+                         {"coverage", s.values.coverage},
+                         {"claims", claims}});
   }
-  return out + "\n]}\n";
+  return json_text({{"a", c.a.string()},
+                    {"b", c.b.string()},
+                    {"pass", c.pass()},
+                    {"only_in_a", c.only_in_a},
+                    {"only_in_b", c.only_in_b},
+                    {"scenarios", scenarios}}) +
+         "\n";
 }
 
 }  // namespace
 
 bool ScenarioComparison::pass() const {
-  return values.pass() && (!require_all || values.coverage.empty()) && std::all_of(claims.begin(), claims.end(), [](const auto& v) { return v.holds(); });
+  return values.pass() && (!require_all || values.coverage.empty()) &&
+         std::all_of(claims.begin(), claims.end(), [](const auto& v) { return v.holds(); });
 }
 
 bool FolderComparison::pass() const {
   return std::all_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.pass(); });
 }
 
-Result<FolderComparison> compare_folders(const fs::path& a, const fs::path& b, const CompareOptions& options) {
+Result<FolderComparison> compare_folders(const fs::path& a, const fs::path& b,
+                                         const CompareOptions& options) {
   auto a_csvs = result_csvs(a);
   if (!a_csvs.ok()) return a_csvs.status();
   auto b_csvs = result_csvs(b);

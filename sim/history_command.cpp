@@ -102,14 +102,14 @@ void mark_changes(std::vector<Row*>& rows) {
 
 Status write_history(const std::vector<Row>& rows, const fs::path& file) {
   std::ofstream out(file);
-  out << join(kHistoryColumns, ",") << "\n";
+  out << csv_line(kHistoryColumns);
   for (const Row& row : rows) {
     std::vector<std::string> fields;
     for (const auto& column : kHistoryColumns) {
       auto it = row.find(column);
-      fields.push_back(csv_field(it == row.end() ? "" : it->second));
+      fields.push_back(it == row.end() ? "" : it->second);
     }
-    out << join(fields, ",") << "\n";
+    out << csv_line(fields);
   }
   if (!out) return Status::Error(file.string() + ": cannot write");
   return Status::OK();

@@ -25,12 +25,7 @@
 
 namespace perflab {
 
-// How a default is written in a scenario file: sizes and rates in the largest binary unit that divides them
-// ("64KiB", "48MiBps", "4120B"), durations in the largest unit they reach ("15.625ms", "220us"; zero is
-// "0ms").
-std::string size_literal(double bytes);
-std::string rate_literal(double bytes_per_second);
-std::string duration_literal(double seconds);
+// Defaults are written as a scenario file writes them: format_quantity(…, Spelling::kLiteral), units.h.
 std::string toml_string_list(const std::vector<std::string>& items);  // ["a", "b"]
 
 template <class Options>
@@ -54,18 +49,24 @@ class Knobs {
   }
   template <class Member>
   ParamSpec& size(const std::string& name, Member member, std::string meaning) {
-    return bind(size_param(name, size_literal(static_cast<double>(default_of(member))), std::move(meaning)),
+    return bind(size_param(name,
+                           format_quantity(static_cast<double>(default_of(member)), Quantity::kSize,
+                                           Spelling::kLiteral),
+                           std::move(meaning)),
                 member, [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
   ParamSpec& rate(const std::string& name, Member member, std::string meaning) {
-    return bind(rate_param(name, rate_literal(default_of(member)), std::move(meaning)), member,
-                [name](const Params& p) { return p.real(name); });
+    return bind(rate_param(name, format_quantity(default_of(member), Quantity::kRate, Spelling::kLiteral),
+                           std::move(meaning)),
+                member, [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
   ParamSpec& duration(const std::string& name, Member member, std::string meaning) {
-    return bind(duration_param(name, duration_literal(default_of(member)), std::move(meaning)), member,
-                [name](const Params& p) { return p.real(name); });
+    return bind(
+        duration_param(name, format_quantity(default_of(member), Quantity::kDuration, Spelling::kLiteral),
+                       std::move(meaning)),
+        member, [name](const Params& p) { return p.real(name); });
   }
   template <class Member>
   ParamSpec& distribution(const std::string& name, Member member, std::string meaning) {

@@ -1,10 +1,13 @@
 #include "sim/outputs.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <set>
 
+#include "sim/json_text.h"
 #include "sim/markdown.h"
 #include "sim/stats/stats.h"
 #include "sim/value_format.h"
@@ -12,16 +15,18 @@
 namespace perflab {
 namespace {
 
-std::string join_csv(const std::vector<std::string>& fields) {
-  std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
-  return line + "\n";
-}
-
 std::vector<std::string> metric_names(const RunTable& table) {
   std::vector<std::string> names;
   for (const auto& m : table.scenario->study->metrics_for(table.scenario->engine)) names.push_back(m.name);
   return names;
+}
+
+// The statistics of each metric in <name>.summary.csv, as column suffixes.
+constexpr std::array<const char*, 5> kSummaryStats = {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"};
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 size_t failed_runs(const RunTable& table, size_t point) {
@@ -49,7 +54,7 @@ std::string rows_csv(const RunTable& table) {
   header.emplace_back("seed");
   for (const auto& m : metric_names(table)) header.push_back(m);
   header.emplace_back("error");
-  std::string out = join_csv(header);
+  std::string out = csv_line(header);
   const auto names = metric_names(table);
   for (const auto& row : table.rows) {
     if (!row.ran()) continue;
@@ -60,7 +65,7 @@ std::string rows_csv(const RunTable& table) {
       fields.push_back(it == row.metrics.end() ? "" : format_number(it->second));
     }
     fields.push_back(row.error);
-    out += join_csv(fields);
+    out += csv_line(fields);
   }
   return out;
 }
@@ -68,14 +73,14 @@ std::string rows_csv(const RunTable& table) {
 std::string repetitions_csv(const RunTable& table) {
   std::vector<std::string> header = table.scenario->param_columns;
   for (const char* column : {"seed", "repetition", "seconds"}) header.emplace_back(column);
-  std::string out = join_csv(header);
+  std::string out = csv_line(header);
   for (const auto& row : table.rows) {
     for (size_t r = 0; r < row.repetitions.size(); ++r) {
       std::vector<std::string> fields = table.scenario->grid[row.point].column_values;
       fields.push_back(std::to_string(row.seed));
       fields.push_back(std::to_string(r));
       fields.push_back(format_number(row.repetitions[r]));
-      out += join_csv(fields);
+      out += csv_line(fields);
     }
   }
   return out;
@@ -87,9 +92,9 @@ std::string summary_csv(const RunTable& table) {
   header.emplace_back("runs");
   header.emplace_back("failed");
   for (const auto& m : metric_names(table)) {
-    for (const char* stat : {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"}) header.push_back(m + stat);
+    for (const char* stat : kSummaryStats) header.push_back(m + stat);
   }
-  std::string out = join_csv(header);
+  std::string out = csv_line(header);
   const auto names = metric_names(table);
   for (size_t p : table.points()) {
     std::vector<std::string> fields = scenario.grid[p].column_values;
@@ -104,48 +109,54 @@ std::string summary_csv(const RunTable& table) {
       auto s = stats::summarize(values);
       for (double v : {s.mean, s.ci95_low, s.ci95_high, s.min, s.max}) fields.push_back(format_number(v));
     }
-    out += join_csv(fields);
+    out += csv_line(fields);
   }
   return out;
 }
 
 std::string summary_json(const RunTable& table) {
   const Scenario& scenario = *table.scenario;
-  auto quote = [](const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    return out + "\"";
-  };
-  auto number = [](double v) { return std::isfinite(v) ? format_number(v) : std::string("null"); };
-  std::string out = "{\"scenario\": " + quote(scenario.name) + ", \"study\": " + quote(scenario.study->name) +
-                    ", \"points\": [\n";
-  bool first_point = true;
+  Json points = Json::array();
   for (size_t p : table.points()) {
-    out += first_point ? "  {" : ",\n  {";
-    first_point = false;
-    out += "\"params\": {";
+    Json params = Json::object();
     const auto values = scenario.grid[p].column_values;
-    for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
-      out += (c ? ", " : "") + quote(scenario.param_columns[c]) + ": " + quote(values[c]);
-    }
-    out += "}, \"failed\": " + std::to_string(failed_runs(table, p)) + ", \"metrics\": {";
-    bool first = true;
+    for (size_t c = 0; c < scenario.param_columns.size(); ++c) params[scenario.param_columns[c]] = values[c];
+    Json metrics = Json::object();
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);
       if (values.empty()) continue;
       auto s = stats::summarize(values);
-      out += (first ? "" : ", ") + quote(m) + ": {\"n\": " + std::to_string(s.n) +
-             ", \"mean\": " + number(s.mean) + ", \"ci95_low\": " + number(s.ci95_low) +
-             ", \"ci95_high\": " + number(s.ci95_high) + ", \"min\": " + number(s.min) +
-             ", \"max\": " + number(s.max) + "}";
-      first = false;
+      metrics[m] = {{"n", s.n},     {"mean", s.mean}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
+                    {"min", s.min}, {"max", s.max}};
     }
-    out += "}}";
+    points.push_back({{"params", params}, {"failed", failed_runs(table, p)}, {"metrics", metrics}});
   }
-  return out + "\n]}\n";
+  return json_text({{"scenario", scenario.name}, {"study", scenario.study->name}, {"points", points}}) + "\n";
+}
+
+Result<ResultColumns> result_columns(const std::vector<std::string>& header) {
+  ResultColumns columns;
+  auto seed = std::find(header.begin(), header.end(), "seed");
+  auto runs = std::find(header.begin(), header.end(), "runs");
+  if (seed != header.end()) {
+    columns.params.assign(header.begin(), seed);
+    std::copy_if(seed + 1, header.end(), std::back_inserter(columns.metrics),
+                 [](const std::string& column) { return column != "error"; });
+    return columns;
+  }
+  if (runs != header.end() && std::next(runs) != header.end() && *std::next(runs) == "failed") {
+    columns.summary = true;
+    columns.params.assign(header.begin(), runs);
+    const std::string mean = kSummaryStats.front();
+    for (auto column = runs + 2; column != header.end(); ++column) {
+      if (ends_with(*column, mean))
+        columns.metrics.push_back(column->substr(0, column->size() - mean.size()));
+    }
+    return columns;
+  }
+  return Status::Error(
+      "not a perflab results file, expected the columns PARAMETERS…, seed, METRICS…, error (<name>.csv) or "
+      "PARAMETERS…, runs, failed, METRIC_mean, … (<name>.summary.csv)");
 }
 
 std::string summary_markdown(const RunTable& table) {
@@ -206,7 +217,8 @@ std::string summary_markdown(const RunTable& table) {
 std::string point_label(const Scenario& scenario, size_t point) {
   std::vector<std::string> parts;
   const auto labels = scenario.grid[point].column_labels;
-  for (size_t c : scenario.grid.varying_columns()) parts.push_back(scenario.param_columns[c] + "=" + labels[c]);
+  for (size_t c : scenario.grid.varying_columns())
+    parts.push_back(scenario.param_columns[c] + "=" + labels[c]);
   return parts.empty() ? "point " + std::to_string(point) : join(parts);
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "models/common/status.h"
 #include "sim/run_table.h"
@@ -16,6 +17,18 @@ std::string repetitions_csv(const RunTable& table);
 std::string summary_csv(const RunTable& table);
 std::string summary_json(const RunTable& table);
 std::string summary_markdown(const RunTable& table);
+
+// A results CSV's header split into the grid's parameter columns and the metrics, by the layouts above:
+// <name>.csv is PARAMETERS…, seed, METRICS…, error (error may be missing); <name>.summary.csv is PARAMETERS…,
+// runs, failed, then METRIC_mean, _ci95_low, _ci95_high, _min, _max for each metric. The one place that tells
+// the two apart (the results reader, and Python's perflab and results site through the bindings); an error
+// naming the expected layouts for any other header.
+struct ResultColumns {
+  bool summary = false;  // the header of a <name>.summary.csv
+  std::vector<std::string> params;
+  std::vector<std::string> metrics;
+};
+Result<ResultColumns> result_columns(const std::vector<std::string>& header);
 
 // The point's parameters that vary across the grid, "strategy=scan, n=64000" ("point 3" if none vary).
 std::string point_label(const Scenario& scenario, size_t point);

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 
+#include "sim/outputs.h"
+
 namespace perflab {
 
 std::vector<std::string> split_csv_line(const std::string& line) {
@@ -107,7 +109,8 @@ std::vector<std::string> first_point_values(const Scenario& scenario) {
 }
 
 // A file row's point in the scenario's column order.
-std::vector<std::string> point_values(const std::vector<std::string>& first_point, const std::vector<size_t>& index,
+std::vector<std::string> point_values(const std::vector<std::string>& first_point,
+                                      const std::vector<size_t>& index,
                                       const std::vector<std::string>& fields) {
   std::vector<std::string> values;
   for (size_t c = 0; c < index.size(); ++c)
@@ -166,16 +169,16 @@ Result<ResultRows> read_result_rows(const std::filesystem::path& csv) {
   auto records = read_records(in);
   if (records.empty()) return Status::Error(csv.string() + ":1: empty file, expected a header row");
   auto header = split_csv_line(records.front().second);
-  auto seed_column = std::find(header.begin(), header.end(), "seed");
-  if (seed_column == header.end() || header.back() != "error") {
+  auto columns = result_columns(header);
+  if (!columns.ok() || columns->summary || header.back() != "error") {
     return Status::Error(
         csv.string() +
         ":1: not a perflab results file, expected the columns PARAMETERS…, seed, METRICS…, error");
   }
   ResultRows result;
   result.origin = csv.string();
-  result.param_columns.assign(header.begin(), seed_column);
-  result.metric_columns.assign(seed_column + 1, header.end() - 1);
+  result.param_columns = std::move(columns->params);
+  result.metric_columns = std::move(columns->metrics);
   const size_t seed_index = result.param_columns.size();
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& [line, text] = records[r];

@@ -133,7 +133,8 @@ struct Study {
   }
 };
 
-// Aborts, naming the study, when a metric has no name or two share one (each is a CSV column).
+// Aborts, naming the study, when a metric has no name, two share one, or one is named like a parameter of
+// the same engine or a column perflab adds (seed, error, …): each is a column of one CSV header.
 void register_study(Study study);
 const Study* find_study(const std::string& name);
 // The study named `name`, or the one error for a name that is none: unknown study "x", expected one of: ….

@@ -1,32 +1,17 @@
+// See timeline.h.
 #include "sim/timeline.h"
 
+#include <cmath>
 #include <fstream>
+
+#include "sim/json_text.h"
 
 namespace perflab {
 namespace {
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+// Trace-event times are microseconds; a nanosecond is the finest a simulated span needs.
+double microseconds(double seconds) {
+  return std::round(seconds * 1e9) / 1e3;
 }
 
 }  // namespace
@@ -49,25 +34,24 @@ Status Timeline::write(const std::filesystem::path& file) const {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   std::ofstream out(file);
   if (!out) return Status::Error(file.string() + ": cannot write the timeline file");
+  // One event a line, so a trace reads and diffs line by line; each event is written by nlohmann.
   out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
-  bool first = true;
-  auto separator = [&]() -> const char* {
-    const char* s = first ? "" : ",\n";
-    first = false;
-    return s;
-  };
+  const char* separator = "";
   for (const auto& [track, id] : tracks_) {
-    out << separator() << R"({"ph":"M","name":"thread_name","pid":1,"tid":)" << id << R"(,"args":{"name":)"
-        << json_string(track) << "}}";
+    Json event = {{"ph", "M"}, {"name", "thread_name"}, {"pid", 1}, {"tid", id}, {"args", {{"name", track}}}};
+    out << separator << json_text(event, -1);
+    separator = ",\n";
   }
-  char number[64];
   for (const auto& span : spans_) {
-    std::snprintf(number, sizeof number, "%.3f,\"dur\":%.3f", span.start_s * 1e6,
-                  (span.end_s - span.start_s) * 1e6);
-    out << separator() << R"({"ph":"X","pid":1,"tid":)" << span.track
-        << ",\"name\":" << json_string(span.name) << ",\"ts\":" << number;
-    if (!span.detail.empty()) out << ",\"args\":{\"detail\":" << json_string(span.detail) << "}";
-    out << "}";
+    Json event = {{"ph", "X"},
+                  {"pid", 1},
+                  {"tid", span.track},
+                  {"name", span.name},
+                  {"ts", microseconds(span.start_s)},
+                  {"dur", microseconds(span.end_s - span.start_s)}};
+    if (!span.detail.empty()) event["args"] = {{"detail", span.detail}};
+    out << separator << json_text(event, -1);
+    separator = ",\n";
   }
   out << "\n]}\n";
   return out ? Status::OK() : Status::Error(file.string() + ": error while writing the timeline file");

@@ -270,17 +270,18 @@ std::string validation_summary(const std::vector<StudyValidation>& studies) {
 
 std::string validation_csv(const ValidationReport& report) {
   const ValidationInput& in = report.input;
-  std::string out;
-  for (const auto& name : in.column_names) out += csv_field(name) + ",";
-  out += "metric,sim,real_median,real_low,real_high,log_error\n";
+  std::vector<std::string> header = in.column_names;
+  for (const char* column : {"metric", "sim", "real_median", "real_low", "real_high", "log_error"})
+    header.emplace_back(column);
+  std::string out = csv_line(header);
   for (const auto& m : report.metrics) {
     for (size_t p = 0; p < m.points.size(); ++p) {
       const auto& e = m.points[p];
-      for (const auto& value : in.points[p].columns) out += csv_field(value) + ",";
-      out += csv_field(m.metric);
+      std::vector<std::string> fields = in.points[p].columns;
+      fields.push_back(m.metric);
       for (double v : {e.sim, e.real_median, e.real_low, e.real_high, e.log_error})
-        out += "," + format_number(v);
-      out += "\n";
+        fields.push_back(format_number(v));
+      out += csv_line(fields);
     }
   }
   return out;

@@ -1,25 +1,9 @@
+// See value_format.h.
 #include "sim/value_format.h"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <cstddef>
 
 namespace perflab {
-
-std::string format_number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buffer[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
-    return buffer;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-    if (std::strtod(buffer, nullptr) == value) break;
-  }
-  return buffer;
-}
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
@@ -29,6 +13,12 @@ std::string csv_field(const std::string& text) {
     quoted += c;
   }
   return quoted + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& separator) {

@@ -177,6 +177,14 @@ void bind_harness(py::module_& m) {
         return summary_markdown(table_of(s, rows));
       },
       py::arg("scenario"), py::arg("rows"));
+  m.def(
+      "result_columns",
+      [](const std::vector<std::string>& header) {
+        auto columns = value_or_raise(result_columns(header));
+        return py::dict(py::arg("params") = columns.params, py::arg("metrics") = columns.metrics,
+                        py::arg("summary") = columns.summary);
+      },
+      py::arg("header"));
   m.def("summarize_values", [](const std::vector<double>& values) {
     auto s = stats::summarize(values);
     return py::dict(py::arg("n") = s.n, py::arg("mean") = s.mean, py::arg("ci95_low") = s.ci95_low,

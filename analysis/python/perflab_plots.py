@@ -1,6 +1,7 @@
 """What every study's plot script shares: reading a study's reference table (the seed's published
 numbers, scenarios/<study>/reference.csv), drawing a mean with its 95% interval, and saving a figure beside
-the summary it was drawn from. Each study draws its own pictures in scenarios/<study>/plot.py."""
+the summary it was drawn from; sizes and rates are spelled by quantity_text.literal (re-exported). Each
+study draws its own pictures in scenarios/<study>/plot.py."""
 from pathlib import Path
 
 import matplotlib
@@ -10,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported for the study s
 import pandas as pd  # noqa: E402
 
 import reference_table  # noqa: E402
+from quantity_text import literal  # noqa: E402,F401  (re-exported for the study scripts)
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -17,19 +19,6 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 def reference(study: str) -> pd.DataFrame:
     """The seed's own numbers for `study` (scenarios/<study>/reference.csv)."""
     return reference_table.read(SCENARIOS, study)[0]
-
-
-def human_size(value: float) -> str:
-    """A size in bytes as the scenarios spell it: 4120 -> "4120B", 65536 -> "64KiB", 1048576 -> "1MiB"."""
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value >= scale and value % scale == 0:
-            return f"{int(value // scale)}{unit}"
-    return f"{value:g}B"
-
-
-def human_rate(value: float) -> str:
-    """A rate in bytes/s as the scenarios spell it: 4194304 -> "4MiBps"."""
-    return human_size(value) + "ps"
 
 
 def errorbar(ax, x, frame, metric, label, **style):

@@ -91,9 +91,10 @@ std::string scenario_text(const std::string& name, const std::string& trace, con
     << "[[case]]\nname = \"jdk\"\npump = \"jdk-blocking\"\nplatform = \"windows\"\n\n"
     << "[[case]]\nname = \"nuprocess-iocp\"\npump = \"nuprocess-iocp\"\nplatform = \"windows\"\n\n"
     << "[[case]]\nname = \"linux\"\npump = \"nuprocess-epoll\"\nplatform = \"linux\"\n"
-    << "wake_latency = \"" << duration_literal(s.wake_latency) << "\"\n"
-    << "handler_c0 = \"" << duration_literal(s.read_c0) << "\"\n"
-    << "handler_c1 = \"" << duration_literal(s.read_c1) << "\"\n";
+    << "wake_latency = \"" << format_quantity(s.wake_latency, Quantity::kDuration, Spelling::kLiteral)
+    << "\"\n"
+    << "handler_c0 = \"" << format_quantity(s.read_c0, Quantity::kDuration, Spelling::kLiteral) << "\"\n"
+    << "handler_c1 = \"" << format_quantity(s.read_c1, Quantity::kDuration, Spelling::kLiteral) << "\"\n";
   return t.str();
 }
 
@@ -195,7 +196,9 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
               [](const Run& a, const Run& b) { return a.same.real_reads < b.same.real_reads; });
     const Run& chosen = sorted[sorted.size() / 2];
     const std::string file =
-        name + "." + size_literal(static_cast<double>(chosen.same.pipe_size)) + ".writes.csv";
+        name + "." +
+        format_quantity(static_cast<double>(chosen.same.pipe_size), Quantity::kSize, Spelling::kLiteral) +
+        ".writes.csv";
     const std::string text = trace_file_text(chosen, size, all.size(), command_line);
     auto readable = pipe::parse_trace(text, file);  // as the `trace` writer will read it
     if (!readable.ok()) return fail_input(what + readable.status().message());

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.colors import LogNorm
 
-from perflab_plots import draw_existing, errorbar, human_rate, human_size, plt, pd, reference, save
+from perflab_plots import draw_existing, errorbar, literal, plt, pd, reference, save
 
 CASES = ["jdk", "nuprocess-2.0.1", "nuprocess-2.0.2", "linux", "jdk-64k"]
 
@@ -62,11 +62,11 @@ def plot_phase(summary: Path) -> Path:
                 ax.text(c, r, f"{value:.0f}" if value >= 10 else f"{value:.1f}", ha="center", va="center",
                         fontsize=7, color="white" if value < 20 else "black")
         ax.set_xticks(range(len(sizes)))
-        ax.set_xticklabels([human_size(s) for s in sizes], rotation=45, fontsize=8)
+        ax.set_xticklabels([literal(s) for s in sizes], rotation=45, fontsize=8)
         ax.set_yticks(range(len(rates)))
         ax.set_xlabel("pipe_buffer")
         ax.set_title(case, fontsize=10)
-    axes[0][0].set_yticklabels([human_rate(r) for r in rates], fontsize=8)
+    axes[0][0].set_yticklabels([literal(r, "bytes/s") for r in rates], fontsize=8)
     axes[0][0].set_ylabel("pack_rate")
     fig.colorbar(image, ax=axes[0].tolist(), label="NuProcess IOCP throughput (MiB/s, log)", shrink=0.85)
     fig.suptitle("Where each pathology lives: NuProcess on Windows, pack_rate x pipe_buffer")
@@ -88,7 +88,7 @@ def plot_seed_rate(summary: Path) -> Path:
         ax.axvspan(16, 80, color="grey", alpha=0.08, label="plausible range (16-80 us)")
         ax.set_yscale("log")
         ax.set_xlabel("relay_cost: upload-pack CPU per packet (us)")
-        ax.set_title(f"pack-objects at {human_rate(rate)} (t_c = {8192 / rate * 1e6:.0f} us / 8 KiB)", fontsize=10)
+        ax.set_title(f"pack-objects at {literal(rate, 'bytes/s')} (t_c = {8192 / rate * 1e6:.0f} us / 8 KiB)", fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("NuProcess 2.0.1 (64 KiB) throughput (MiB/s, log)")
     axes[0][0].legend(fontsize=7, loc="upper left")
@@ -129,7 +129,7 @@ def plot_linux(summary: Path) -> Path:
         for i, (name, data) in enumerate(series):
             ax.bar(x + i * width, data[f"{metric}_mean"], width, label=name)
         ax.set_xticks(x + 0.4 - width / 2)
-        ax.set_xticklabels([human_size(s) for s in sizes])
+        ax.set_xticklabels([literal(s) for s in sizes])
         ax.set_xlabel("pipe size asked")
         ax.set_ylabel(label)
         ax.grid(axis="y", alpha=0.3)

@@ -2,7 +2,7 @@
 //   workload = "loop":   redundant loop() passes. A share asks for segment 0 of the point's file from a
 //                        server that never answers; every further loop() finds nothing new and recomputes
 //                        the same desire bitmap over the pending reads — exactly the pass the coalescing
-//                        fix removes. ns_per_op = time / counted span operations.
+//                        fix removes. measured_ns_per_op = time / counted span operations.
 //   workload = "decode": decoding segment 0 from the last k shares (parity shares when n >= 2k: the
 //                        dearest case) and checking it against the ciphertext hash tree, `passes` times.
 //                        ns_per_byte = time / bytes decoded.

@@ -5,7 +5,7 @@ candlestick picture — time spent in wasted loop() passes per segment — from 
 import json
 from pathlib import Path
 
-from perflab_plots import draw_existing, errorbar, human_size, plt, pd, reference, save
+from perflab_plots import draw_existing, errorbar, literal, plt, pd, reference, save
 
 
 def plot_headline(summary: Path) -> Path:
@@ -45,7 +45,7 @@ def plot_k_sweep(summary: Path) -> Path:
                 rows = part[part["loop"] == policy].sort_values("k")
                 errorbar(ax, rows["k"], rows, metric, policy, **style)
             ax.set_xlabel("k (shares read per segment; linear axis)")
-            ax.set_title(f"{title}, segments of {human_size(segment)}")
+            ax.set_title(f"{title}, segments of {literal(segment)}")
             ax.set_xticks([3, 10, 30, 60])
             ax.set_ylim(bottom=0)
             ax.grid(alpha=0.3)

@@ -81,8 +81,9 @@ const MetricBindings<CalibrationReport>& micro_metrics() {
     m.seconds("seconds", &R::seconds,
               "median wall time of `passes` redundant loop() passes (or segment decodes)");
     m.count("span_ops", &R::span_ops, "span operations the passes counted").exactly();
-    m.number("ns_per_op", &R::ns_per_op, "ns",
-             "seconds / span_ops in ns: the measured cost of one span operation");
+    m.number(
+        "measured_ns_per_op", &R::measured_ns_per_op, "ns",
+        "seconds / span_ops in ns: the measured cost of one span operation (what params.ns_per_op sets)");
     m.number("us_per_pass", &R::us_per_pass, "us",
              "microseconds per redundant loop() pass or per segment decoded");
     m.number("ns_per_byte", &R::ns_per_byte, "ns",
@@ -178,7 +179,7 @@ const Knobs<ShareOptions>& knobs() {
                "sim: replies arriving within this window of the first are handled in one I/O pass")
         .only(Engine::kSim);
     k.choice("workload", &O::workload, kCalibrationWorkloadNames,
-             "micro: what to time: loop (redundant loop() passes: ns_per_op) or decode (a segment: "
+             "micro: what to time: loop (redundant loop() passes: measured_ns_per_op) or decode (a segment: "
              "ns_per_byte)")
         .only(Engine::kMicro);
     k.integer("passes", &O::passes,
@@ -210,7 +211,7 @@ Status complete_file_size(Params& params) {
                          "\" of " + std::to_string(size) +
                          " B, expected file_size left out (it is the file's)");
   }
-  const std::string label = size_literal(static_cast<double>(size));
+  const std::string label = format_quantity(static_cast<double>(size), Quantity::kSize, Spelling::kLiteral);
   params.set("file_size", ParamValue{static_cast<double>(size), label});
   return Status::OK();
 }

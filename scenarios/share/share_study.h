@@ -109,7 +109,7 @@ std::string download_failure(const share::DownloadResult& result, const share::E
 struct CalibrationReport {
   double seconds = 0;
   double span_ops = 0;
-  double ns_per_op = 0;
+  double measured_ns_per_op = 0;
   double us_per_pass = 0;
   double ns_per_byte = 0;
 };

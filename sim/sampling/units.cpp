@@ -1,4 +1,5 @@
-// Unit tables and the number scanner behind parse_quantity/format_quantity.
+// Unit tables, the number scanner and the number text behind parse_quantity, format_quantity and
+// format_number.
 // A unit converts to base units by value * multiply / divide; keeping the divisor separate makes
 // "20ms" exactly the double 0.02 (20 / 1000 rounds once) rather than 20 * 0.001.
 #include "sim/sampling/units.h"
@@ -11,6 +12,8 @@
 
 namespace perflab {
 namespace {
+
+constexpr int kReadableDigits = 10;  // format_quantity's readable spelling
 
 struct Unit {
   std::string_view name;
@@ -120,33 +123,25 @@ std::string quoted(std::string_view text) {
   return "\"" + std::string(text) + "\"";
 }
 
-// Shortest fixed-notation text (at most 10 significant digits) that reads back within 1e-9.
-// to_chars/from_chars rather than printf/strtod: they ignore the C locale's decimal separator.
-std::string format_number(double value) {
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-  if (value == 0) return "0";
-  const double magnitude = std::fabs(value);
-  char buffer[64];
-  if (magnitude >= 1e15 || magnitude < 1e-6) {
-    const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 10);
-    return std::string(buffer, written.ptr);
-  }
-  const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-  std::string text;
-  for (int digits = 1; digits <= 10; ++digits) {
-    const int decimals = std::max(0, digits - 1 - exponent);
-    const auto written =
-        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
-    text.assign(buffer, written.ptr);
-    double back = 0;
-    std::from_chars(text.data() + (value < 0 ? 1 : 0), text.data() + text.size(), back);
-    if (std::fabs(back - magnitude) <= 1e-9 * magnitude) break;
-  }
-  return text;
+std::string format_in(double value, const Unit& unit, Spelling spelling) {
+  const double in_unit = value * unit.divide / unit.multiply;
+  const char* separator = spelling == Spelling::kLiteral ? "" : " ";
+  return format_number(in_unit, kReadableDigits) + separator + std::string(unit.name);
 }
 
-std::string format_in(double value, const Unit& unit) {
-  return format_number(value * unit.divide / unit.multiply) + " " + std::string(unit.name);
+// `value` in the largest of the named units that divides it exactly, in full: a literal that reads back as
+// the same double ("48MiB", "4120B"); the last unit when none larger does.
+std::string in_exact_unit(double value, Quantity quantity,
+                          std::initializer_list<std::string_view> largest_first) {
+  const Unit* chosen = nullptr;
+  for (std::string_view name : largest_first) {
+    for (const Unit& unit : units_of(quantity)) {
+      if (unit.name == name) chosen = &unit;
+    }
+    const double base = chosen->multiply / chosen->divide;
+    if (value != 0 && std::fmod(value, base) == 0) break;
+  }
+  return format_number(value * chosen->divide / chosen->multiply) + std::string(chosen->name);
 }
 
 // The largest of the named units that is not larger than |value|, or the first one.
@@ -229,8 +224,44 @@ Result<double> parse_quantity(std::string_view text, Quantity quantity, UnitRule
   return value;
 }
 
-std::string format_quantity(double value, Quantity quantity) {
+std::string format_number(double value, int significant_digits) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0) return "0";
+  char buffer[64];
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 0);
+    return std::string(buffer, written.ptr);
+  }
+  const double tolerance = significant_digits >= kExactDigits ? 0 : std::pow(10.0, 1 - significant_digits);
+  std::string text;
+  for (int precision = 1; precision <= std::min(significant_digits, kExactDigits); ++precision) {
+    const auto written =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, precision);
+    text.assign(buffer, written.ptr);
+    double back = 0;
+    std::from_chars(text.data(), text.data() + text.size(), back);
+    if (std::fabs(back - value) <= tolerance * std::fabs(value)) break;
+  }
+  return text;
+}
+
+std::string format_quantity(double value, Quantity quantity, Spelling spelling) {
   if (!std::isfinite(value)) return format_number(value);
+  if (spelling == Spelling::kLiteral) {
+    switch (quantity) {
+      case Quantity::kDuration:  // 0 as the scenario files write it
+        return value == 0
+                   ? "0ms"
+                   : format_in(value, largest_unit_below(value, quantity, {"ns", "us", "ms", "s"}), spelling);
+      case Quantity::kSize:
+        return in_exact_unit(value, quantity, {"GiB", "MiB", "KiB", "B"});
+      case Quantity::kRate:
+        return in_exact_unit(value, quantity, {"GiBps", "MiBps", "KiBps", "Bps"});
+      case Quantity::kNumber:
+        return format_number(value);
+    }
+  }
   if (value == 0 && quantity != Quantity::kNumber) {
     return "0 " + std::string(quantity == Quantity::kDuration ? "s"
                               : quantity == Quantity::kSize   ? "B"
@@ -238,25 +269,25 @@ std::string format_quantity(double value, Quantity quantity) {
   }
   switch (quantity) {
     case Quantity::kDuration:
-      return format_in(value, largest_unit_below(value, quantity, {"ns", "us", "ms", "s"}));
+      return format_in(value, largest_unit_below(value, quantity, {"ns", "us", "ms", "s"}), spelling);
     case Quantity::kSize: {
       // The shortest of binary, decimal and plain bytes, preferring binary:
       // 65536 -> "64 KiB", 1e6 -> "1 MB", 4120 -> "4120 B".
       std::string shortest =
-          format_in(value, largest_unit_below(value, quantity, {"B", "KiB", "MiB", "GiB"}));
+          format_in(value, largest_unit_below(value, quantity, {"B", "KiB", "MiB", "GiB"}), spelling);
       for (const std::string& other :
-           {format_in(value, largest_unit_below(value, quantity, {"B", "KB", "MB", "GB"})),
-            format_number(value) + " B"}) {
+           {format_in(value, largest_unit_below(value, quantity, {"B", "KB", "MB", "GB"}), spelling),
+            format_number(value, kReadableDigits) + " B"}) {
         if (other.size() < shortest.size()) shortest = other;
       }
       return shortest;
     }
     case Quantity::kRate:
-      return format_in(value, largest_unit_below(value, quantity, {"B/s", "KB/s", "MB/s", "GB/s"}));
+      return format_in(value, largest_unit_below(value, quantity, {"B/s", "KB/s", "MB/s", "GB/s"}), spelling);
     case Quantity::kNumber:
       break;
   }
-  return format_number(value);
+  return format_number(value, kReadableDigits);
 }
 
 }  // namespace perflab

@@ -2,6 +2,7 @@
 #include "sim/sampling/units.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,42 @@ TEST(SamplingUnits, FormatsShortHumanText) {
   EXPECT_EQ(format_quantity(3.5, Quantity::kNumber), "3.5");
   EXPECT_EQ(format_quantity(-2, Quantity::kNumber), "-2");
   EXPECT_EQ(format_quantity(1e20, Quantity::kNumber), "1e+20");
+}
+
+TEST(SamplingUnits, LiteralsUseTheLargestUnitThatFits) {
+  const auto literal = [](double value, Quantity quantity) {
+    return format_quantity(value, quantity, Spelling::kLiteral);
+  };
+  EXPECT_EQ(literal(0, Quantity::kSize), "0B");
+  EXPECT_EQ(literal(65536, Quantity::kSize), "64KiB");
+  EXPECT_EQ(literal(4120, Quantity::kSize), "4120B");
+  EXPECT_EQ(literal(1e6, Quantity::kSize), "1000000B");  // exact: no decimal unit, no rounding
+  EXPECT_EQ(literal(3.0 * (1 << 30), Quantity::kSize), "3GiB");
+  EXPECT_EQ(literal(2000, Quantity::kRate), "2000Bps");
+  EXPECT_EQ(literal(48.0 * (1 << 20), Quantity::kRate), "48MiBps");
+  EXPECT_EQ(literal(0, Quantity::kDuration), "0ms");
+  EXPECT_EQ(literal(2, Quantity::kDuration), "2s");
+  EXPECT_EQ(literal(32e-6, Quantity::kDuration), "32us");
+  EXPECT_EQ(literal(220e-6, Quantity::kDuration), "220us");
+  EXPECT_EQ(literal(15.625e-3, Quantity::kDuration), "15.625ms");
+  EXPECT_EQ(literal(1e-9, Quantity::kDuration), "1ns");
+  EXPECT_EQ(literal(2.5, Quantity::kNumber), "2.5");
+}
+
+TEST(SamplingUnits, NumbersReadBackExactlyOrToTheDigitsAsked) {
+  EXPECT_EQ(format_number(0.1), "0.1");
+  EXPECT_EQ(format_number(250), "250");
+  EXPECT_EQ(format_number(1e-9), "1e-09");
+  EXPECT_EQ(format_number(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(format_number(123456789012.0), "123456789012");
+  EXPECT_EQ(format_number(-0.0), "0");
+  EXPECT_EQ(format_number(std::nan("")), "nan");
+  EXPECT_EQ(format_number(-HUGE_VAL), "-inf");
+  EXPECT_EQ(format_number(1.0 / 3, 10), "0.333333333");  // within a relative 1e-9
+  EXPECT_EQ(format_number(2.0000000001, 10), "2");
+  for (double value : {0.1, 1.0 / 3, 6.02214076e23, 1e-300, 123.456, -7.25e-5}) {
+    EXPECT_EQ(std::strtod(format_number(value).c_str(), nullptr), value) << format_number(value);
+  }
 }
 
 TEST(SamplingUnits, FormattedTextParsesBack) {

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -233,7 +235,14 @@ TEST(SimEngine, JsonAndMarkdownSummaries) {
              "latency = \"normal(20ms, 5ms)\"\nbandwidth = \"100MBps\"\n[sweep]\nrequests = [5, 10]\n");
   auto json = run_perflab("run " + (dir / "s.toml").string() + " --format json");
   ASSERT_EQ(json.status, 0) << json.err;
-  EXPECT_NE(json.out.find("\"duration_s\": {\"n\": 3, \"mean\": "), std::string::npos) << json.out;
+  const auto summary_json = nlohmann::json::parse(json.out);
+  EXPECT_EQ(summary_json["scenario"], "s");
+  ASSERT_EQ(summary_json["points"].size(), 2u) << json.out;
+  EXPECT_EQ(summary_json["points"][1]["params"]["requests"], "10");
+  const auto& duration = summary_json["points"][0]["metrics"]["duration_s"];
+  EXPECT_EQ(duration["n"], 3) << json.out;
+  EXPECT_GT(duration["mean"].get<double>(), 0);
+  EXPECT_LE(duration["ci95_low"].get<double>(), duration["mean"].get<double>());
   auto md = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
   EXPECT_NE(md.out.find("| requests | duration_s | rtt_mean_s | messages |"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find(" ± "), std::string::npos);
@@ -257,7 +266,10 @@ TEST(SimEngine, TimelineHasOneTrackPerActorAndASpanPerMessage) {
   size_t spans = 0;
   for (size_t at = json.find("\"ph\":\"X\""); at != std::string::npos; at = json.find("\"ph\":\"X\"", at + 1))
     ++spans;
-  EXPECT_EQ(spans, 8U);  // 4 requests + 4 replies
+  EXPECT_EQ(spans, 8U);                            // 4 requests + 4 replies
+  const auto trace = nlohmann::json::parse(json);  // valid JSON, one event per span and per track
+  EXPECT_EQ(trace["traceEvents"].size(), 10U);
+  EXPECT_GE(trace["traceEvents"][2]["dur"].get<double>(), 0);
 }
 
 TEST(SimEngine, ListShowsShippedScenarios) {

@@ -1,6 +1,6 @@
 // The metric bindings (sim/metrics.h): the schema comes out in binding order with units and exactness, the
-// driver's struct becomes the row's values under the bound names, and a study whose metric is bound twice
-// does not register.
+// driver's struct becomes the row's values under the bound names, and a study whose metric is bound twice,
+// or named like a parameter of its engine or a column perflab adds, does not register.
 #include <gtest/gtest.h>
 
 #include "sim/metrics.h"
@@ -20,7 +20,8 @@ MetricBindings<Counted> bindings() {
   MetricBindings<Counted> m;
   m.count("calls", &Counted::calls, "calls made").exactly();
   m.seconds("duration_s", &Counted::seconds, "time taken");
-  m.bytes("bytes", [](const Counted& c) { return c.inner.bytes; }, "bytes moved");
+  m.bytes(
+      "bytes", [](const Counted& c) { return c.inner.bytes; }, "bytes moved");
   m.number("rate_mib_s", &Counted::seconds, "MiB/s", "a rate");
   return m;
 }
@@ -69,6 +70,33 @@ TEST(MetricBindingsDeathTest, AMetricBoundTwiceDoesNotRegister) {
   m.count("calls", &Counted::calls, "calls again");
   bind_sim(study, m, [](const RunContext&) -> Result<Counted> { return Counted{}; });
   EXPECT_DEATH(register_study(study), "study \"twice\": metric \"calls\" bound twice");
+}
+
+TEST(MetricBindingsDeathTest, AMetricNamedLikeAParameterOfItsEngineDoesNotRegister) {
+  Study study;
+  study.name = "same_name";
+  study.params.push_back(real_param("calls", "1", "a knob").only(Engine::kSim));
+  bind_sim(study, bindings(), [](const RunContext&) -> Result<Counted> { return Counted{}; });
+  EXPECT_DEATH(register_study(study),
+               "study \"same_name\": metric \"calls\" named like a parameter of the sim engine");
+}
+
+TEST(MetricBindingsDeathTest, AMetricNamedLikeAColumnPerflabAddsDoesNotRegister) {
+  Study study;
+  study.name = "seeded";
+  MetricBindings<Counted> m;
+  m.count("seed", &Counted::calls, "not a metric name");
+  bind_sim(study, m, [](const RunContext&) -> Result<Counted> { return Counted{}; });
+  EXPECT_DEATH(register_study(study), "study \"seeded\": metric \"seed\" named like a column perflab adds");
+}
+
+TEST(MetricBindings, AParameterOfAnotherEngineMayShareAMetricsName) {
+  Study study;
+  study.name = "other_engine";
+  study.params.push_back(real_param("calls", "1", "a micro-engine knob").only(Engine::kMicro));
+  bind_sim(study, bindings(), [](const RunContext&) -> Result<Counted> { return Counted{}; });
+  register_study(study);  // the sim CSV has no column "calls" as a parameter: one column, no abort
+  EXPECT_NE(find_study("other_engine"), nullptr);
 }
 
 }  // namespace

@@ -9,18 +9,23 @@ import pandas as pd
 import _perflab
 
 
+def result_columns(columns) -> tuple:
+    """(parameter columns, metric columns) of a results CSV's header, a <name>.csv (those before "seed", and
+    those after it but "error") or a <name>.summary.csv (those before "runs", and each METRIC of METRIC_mean):
+    the C++ split the results reader uses (result_columns, sim/outputs.h). ValueError for any other header."""
+    split = _perflab.result_columns([str(c) for c in columns])
+    return split["params"], split["metrics"]
+
+
 def columns_of(df: pd.DataFrame):
-    """(parameter columns, metric columns) of a run's DataFrame: those before "seed", and those after it
-    but "error" (or what perflab.run recorded in df.attrs)."""
+    """(parameter columns, metric columns) of a run's DataFrame (or what perflab.run recorded in df.attrs)."""
     info = df.attrs.get("perflab")
     if info:
         return list(info["param_columns"]), list(info["metrics"])
-    columns = list(df.columns)
-    if "seed" not in columns:
+    if "seed" not in df.columns:
         raise ValueError("not a perflab run: no \"seed\" column, expected the DataFrame of perflab.run or a "
                          "results CSV read with perflab.read_results")
-    at = columns.index("seed")
-    return columns[:at], [c for c in columns[at + 1:] if c != "error"]
+    return result_columns(df.columns)
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:

@@ -82,10 +82,10 @@ class Scenario:
 
 def load_scenario(study_dir: Path, summary_path: Path) -> Scenario:
     name = summary_path.name[: -len(".summary.csv")]
+    from perflab.analysis import result_columns  # the C++ extension: imported only to build the site
+
     summary = pd.read_csv(summary_path)
-    columns = list(summary.columns)
-    keys = columns[: columns.index("runs")] if "runs" in columns else []
-    metrics = [c[: -len("_mean")] for c in columns if c.endswith("_mean")]
+    keys, metrics = result_columns(summary.columns)
     seeds_path = study_dir / (name + ".csv")
     seeds = pd.read_csv(seeds_path) if seeds_path.exists() else pd.DataFrame()
     reps_path = study_dir / (name + ".repetitions.csv")

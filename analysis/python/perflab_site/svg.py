@@ -4,6 +4,8 @@ published numbers as hollow black squares. Every mark carries a <title> (the val
 import math
 from html import escape
 
+import quantity_text
+
 W, H = 560, 360
 ML, MR, MT, MB = 66, 160, 34, 62
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
@@ -24,18 +26,9 @@ def human(value, unit=None) -> str:
     with an SI prefix (12k, 3.5M, 20µ) for ticks, or four significant digits."""
     if isinstance(value, str) or value is None or value != value:
         return fmt(value)
-    if unit in ("bytes", "bytes/s"):
-        tail = "/s" if unit == "bytes/s" else ""
-        for name, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-            if abs(value) >= scale:
-                return f"{value / scale:.4g} {name}{tail}"
-        return f"{value:.4g} B{tail}"
-    if unit == "s" and abs(value) >= 1:
-        return f"{value:.4g} s"
-    if unit == "s" and value != 0:
-        for name, scale in (("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-            if abs(value) >= scale:
-                return f"{value / scale:.4g} {name}"
+    text = quantity_text.readable(value, unit)
+    if text is not None:
+        return text
     if value != 0 and (abs(value) >= 1e4 or abs(value) < 1e-2):
         for name, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3), ("m", 1e-3), ("µ", 1e-6), ("n", 1e-9)):
             if abs(value) >= scale:
