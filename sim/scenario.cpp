@@ -41,8 +41,8 @@ std::string known_params(const Study& study) {
 }
 
 Status wrong_engine(const std::string& where, const ParamSpec& spec, Engine engine) {
-  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + engine_name(*spec.engine) +
-                             " engine, and this scenario runs the " + engine_name(engine) + " engine");
+  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + spec.engines_text() +
+                             " engine" + (spec.engines.size() > 1 ? "s" : "") + ", and this scenario runs the " + engine_name(engine) + " engine");
 }
 
 Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
