@@ -108,7 +108,7 @@ TEST(RealIncidentInput, ASimOnlyKnobInARealScenarioIsBadInput) {
   EXPECT_NE(r.err.find("\"ns_per_op\" is only used by the sim engine"), std::string::npos) << r.err;
 }
 
-TEST(RealIncidentInput, AKnobOfBothEnginesIsAcceptedByBoth) {
+TEST(RealIncidentInput, AKnobOfTwoEnginesIsRefusedByTheThird) {
   TempDir dir;
   write_file(dir / "micro.toml", "[scenario]\nname = \"m\"\nstudy = \"dispatcher\"\nengine = \"micro\"\n"
                                  "[params]\ncalls = 10\n");
