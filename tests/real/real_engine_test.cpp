@@ -1,13 +1,16 @@
 // The prefetch study's real engine through the perflab binary, as a user runs it: on a small grid it gives
 // the sim's counts where the mechanism makes them independent of timing; a controller that dies makes a
-// failed row with its reason; nothing it forked outlives a run, a timeout or a failure. Wall times are not
-// compared here: that is what `perflab validate` measures.
+// failed row with its reason; nothing it forked outlives a run, a timeout, a failure or Ctrl-C. Wall times
+// are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <csignal>
 
 #include <cerrno>
 #include <chrono>
+#include <sstream>
 #include <thread>
 
 #include "tests/sim/cli_runner.h"
@@ -54,6 +57,24 @@ bool no_process_left() {
   return false;
 }
 
+// How many processes are in process group `group` (/proc/PID/stat's fifth field).
+int processes_in_group(pid_t group) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = read_file(entry.path() / "stat");
+    auto after_name = stat.rfind(')');
+    if (after_name == std::string::npos) continue;
+    std::istringstream fields(stat.substr(after_name + 2));
+    std::string state;
+    long parent = 0, pgrp = 0;
+    fields >> state >> parent >> pgrp;
+    if (pgrp == group && state != "Z") ++count;
+  }
+  return count;
+}
+
 class RealEngine : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
@@ -67,8 +88,9 @@ TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
   ASSERT_EQ(sim.size(), 3u);
   ASSERT_EQ(real.size(), 3u);
   for (size_t i = 0; i < sim.size(); ++i) {
-    for (const char* metric : {"rpcs", "fetch3_calls", "classes_prefetched", "prefetch_hits", "bytes_prefetched",
-                               "server_classes_loaded", "jar_downloads", "extra_fetches"}) {
+    for (const char* metric :
+         {"rpcs", "fetch3_calls", "classes_prefetched", "prefetch_hits", "bytes_prefetched",
+          "server_classes_loaded", "jar_downloads", "extra_fetches"}) {
       EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
     }
     EXPECT_GT(std::stod(real[i]["sleeps"]), 0);
@@ -90,7 +112,8 @@ TEST_F(RealEngine, ColdCacheGivesTheSimsTimingIndependentCounts) {
          {"fetch3_calls", "classes_prefetched", "prefetch_hits", "server_classes_loaded", "jar_downloads"}) {
       EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
     }
-    EXPECT_EQ(std::stod(real[i]["rpcs"]), std::stod(real[i]["fetch3_calls"]) + std::stod(real[i]["extra_fetches"]));
+    EXPECT_EQ(std::stod(real[i]["rpcs"]),
+              std::stod(real[i]["fetch3_calls"]) + std::stod(real[i]["extra_fetches"]));
   }
   EXPECT_TRUE(no_process_left());
 }
@@ -102,7 +125,8 @@ TEST_F(RealEngine, AControllerThatDiesMidRunMakesAFailedRowWithItsReason) {
   EXPECT_EQ(status, 1);
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) {
-    EXPECT_NE(row.at("error").find("controller process killed by signal 9"), std::string::npos) << row.at("error");
+    EXPECT_NE(row.at("error").find("controller process killed by signal 9"), std::string::npos)
+        << row.at("error");
   }
   EXPECT_TRUE(no_process_left());
 }
@@ -112,11 +136,46 @@ TEST_F(RealEngine, ATimedOutRunLeavesNoProcessBehind) {
   write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
   auto r = run_perflab("run " + (dir / "slow.toml").string() +
                        " --set 'params.rpc_delay=\"constant(50ms)\"' --set 'sweep.prefetch_depth=[0]' "
-                       "--point-timeout 1s --out " + (dir / "out").string());
+                       "--point-timeout 1s --out " +
+                       (dir / "out").string());
   EXPECT_EQ(r.status, 1) << r.err;
   auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_NE(rows[0].at("error").find("timed out"), std::string::npos) << rows[0].at("error");
+  EXPECT_TRUE(no_process_left());
+}
+
+// Ctrl-C in a terminal signals the whole foreground process group: perflab, the run it forked, the agent
+// and the controller process. perflab exits as interrupted and leaves no process behind.
+TEST_F(RealEngine, CtrlCLeavesNoProcessBehind) {
+  TempDir dir;
+  write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
+  std::string scenario = (dir / "slow.toml").string();
+  std::string out = (dir / "out").string();
+  std::string err = (dir / "err").string();
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);  // its own group, as a shell's foreground job
+    freopen(err.c_str(), "w", stderr);
+    freopen("/dev/null", "w", stdout);
+    execl(PERFLAB_BINARY, PERFLAB_BINARY, "run", scenario.c_str(), "--set",
+          "params.rpc_delay=\"constant(50ms)\"", "--set", "sweep.prefetch_depth=[0]", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  // 704 RPCs of 50 ms: the run lasts 35 s; signal it once the controller process exists (perflab, its run
+  // and the controller: three processes in the group), however long a loaded machine takes to get there.
+  for (int i = 0; i < 600 && processes_in_group(pid) < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_GE(processes_in_group(pid), 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(kill(-pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "perflab died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(err);
+  EXPECT_NE(read_file(err).find("interrupted"), std::string::npos) << read_file(err);
   EXPECT_TRUE(no_process_left());
 }
 
