@@ -105,13 +105,16 @@ namespace {
 template <class R, class Incident>
 void bind_incident(MetricBindings<R>& m, Incident incident) {
   using I = IncidentResult;
-  const auto field = [incident](auto member) { return [incident, member](const R& r) { return incident(r).*member; }; };
+  const auto field = [incident](auto member) {
+    return [incident, member](const R& r) { return incident(r).*member; };
+  };
   m.number("throughput_rps", field(&I::throughput_rps), "calls/s", "calls finished per second");
   m.seconds("latency_p50_s", field(&I::latency_p50_s), "median time from enqueue to finished");
   m.seconds("latency_p99_s", field(&I::latency_p99_s), "99th percentile time from enqueue to finished");
   m.seconds("lock_hold_max_s", field(&I::lock_hold_max_s), "longest single hold of the dispatcher lock");
   m.seconds("lock_hold_total_s", field(&I::lock_hold_total_s), "total time the dispatcher lock was held");
-  m.seconds("lock_wait_total_s", field(&I::lock_wait_total_s), "total time threads spent blocked on the lock");
+  m.seconds("lock_wait_total_s", field(&I::lock_wait_total_s),
+            "total time threads spent blocked on the lock");
   m.count("blocked_threads_max", field(&I::blocked_threads_max),
           "most threads blocked on the lock at once (the incident's jstack)")
       .exactly();

@@ -101,7 +101,7 @@ const MetricBindings<WorkloadReport>& micro_metrics();
 
 Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params, const PointInputs& inputs);
 Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options);
-Result<IncidentResult> run_incident(const RunContext& context);            // sim engine (incident.cpp)
+Result<IncidentResult> run_incident(const RunContext& context);           // sim engine (incident.cpp)
 Result<RealIncidentResult> run_real_incident(const RunContext& context);  // real engine (real_incident.cpp)
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);

@@ -18,9 +18,9 @@
 #include "models/dispatcher/request_log.h"
 #include "scenarios/dispatcher/arrivals.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/incident_result.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/sim_world.h"
-#include "sim/stats/stats.h"
 #include "sim/timeline.h"
 
 namespace perflab::dispatcher_study {
@@ -81,16 +81,7 @@ class IncidentRun {
       return Status::Error("only " + std::to_string(finished_) + " of " + std::to_string(x_.calls) +
                            " calls finished");
     }
-    return IncidentResult{static_cast<double>(x_.calls) / last_finish_,
-                          stats::quantile(latencies_, 0.50),
-                          stats::quantile(latencies_, 0.99),
-                          monitor_.hold_max(),
-                          monitor_.hold_total(),
-                          monitor_.wait_total(),
-                          static_cast<int64_t>(monitor_.blocked_max()),
-                          static_cast<int64_t>(monitor_.acquisitions()),
-                          static_cast<int64_t>(monitor_.ops_total()),
-                          last_finish_};
+    return incident_result(monitor_, latencies_, last_finish_);
   }
 
  private:

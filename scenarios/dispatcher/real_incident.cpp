@@ -31,12 +31,12 @@
 #include "models/dispatcher/request_log.h"
 #include "scenarios/dispatcher/arrivals.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/incident_result.h"
 #include "scenarios/dispatcher/real_monitor.h"
 #include "scenarios/dispatcher/thread_pool_executor.h"
 #include "sim/real/deadline_sleeper.h"
 #include "sim/real/realtime.h"
 #include "sim/seeding.h"
-#include "sim/stats/stats.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -50,7 +50,9 @@ constexpr std::chrono::seconds kIdleTimeout{60};
 // One application thread per call: beyond this many, the machine's thread limit is the experiment.
 constexpr std::int64_t kMaxCalls = 20'000;
 
-std::int64_t to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
+std::int64_t to_ns(double seconds) {
+  return static_cast<std::int64_t>(seconds * 1e9);
+}
 
 // A call as the application makes it: when (seconds after the clock starts), to which host, and the
 // request log's server time when it has one.
@@ -65,7 +67,8 @@ std::vector<ScheduledCall> schedule_of(const RunContext& context, const Dispatch
   std::vector<ScheduledCall> schedule;
   schedule.reserve(static_cast<size_t>(x.calls));
   if (log != nullptr) {
-    for (const auto& request : log->requests) schedule.push_back({request.time_s, request.host, request.duration_s});
+    for (const auto& request : log->requests)
+      schedule.push_back({request.time_s, request.host, request.duration_s});
     return schedule;
   }
   PoissonArrivals arrivals(x.arrival_rate, static_cast<int>(x.hosts), zipf_s, context.rng(kArrivalStream),
@@ -153,17 +156,8 @@ class RealIncidentRun {
       }
     }
     const double duration = static_cast<double>(last_finish_ns_ - start_ns_) * 1e-9;
-    IncidentResult incident{static_cast<double>(schedule_.size()) / duration,
-                            stats::quantile(latencies_, 0.50),
-                            stats::quantile(latencies_, 0.99),
-                            monitor_.hold_max(),
-                            monitor_.hold_total(),
-                            monitor_.wait_total(),
-                            static_cast<int64_t>(monitor_.blocked_max()),
-                            static_cast<int64_t>(monitor_.acquisitions()),
-                            static_cast<int64_t>(monitor_.ops_total()),
-                            duration};
-    return RealIncidentResult{incident, real::RealTiming::of(sleeper_.stats(), realtime)};
+    return RealIncidentResult{incident_result(monitor_, latencies_, duration),
+                              real::RealTiming::of(sleeper_.stats(), realtime)};
   }
 
  private:
@@ -190,7 +184,8 @@ class RealIncidentRun {
     const std::int64_t now = real::monotonic_ns();
     latencies_[i] = static_cast<double>(now - enqueued_ns_[i]) * 1e-9;
     std::lock_guard<std::mutex> lock(done_mutex_);
-    if (!finished.ok() && failure_.empty()) failure_ = "finished(call-" + std::to_string(i) + "): " + finished.message();
+    if (!finished.ok() && failure_.empty())
+      failure_ = "finished(call-" + std::to_string(i) + "): " + finished.message();
     ++finished_;
     last_finish_ns_ = std::max(last_finish_ns_, now);
     done_.notify_all();
@@ -219,8 +214,9 @@ class RealIncidentRun {
     while (finished_ < calls && failure_.empty()) {
       const size_t before = finished_;
       if (!done_.wait_for(lock, kIdleTimeout, [&] { return finished_ != before || !failure_.empty(); })) {
-        return "no call finished for " + std::to_string(kIdleTimeout.count()) + " s (" + std::to_string(finished_) +
-               " of " + std::to_string(calls) + " finished): the run is stuck, or its calls last longer than the "
+        return "no call finished for " + std::to_string(kIdleTimeout.count()) + " s (" +
+               std::to_string(finished_) + " of " + std::to_string(calls) +
+               " finished): the run is stuck, or its calls last longer than the "
                "real engine waits";
       }
     }
@@ -263,12 +259,15 @@ Result<RealIncidentResult> run_real_incident(const RunContext& context) {
   if (!zipf_s.ok()) return zipf_s.status();
   const std::optional<dispatcher::Strategy> strategy = cpp_port(x.strategy);
   if (!strategy) {
-    return Status::Error("strategy \"" + std::string(implementation_names().name(x.strategy)) +
-                         "\" runs on the micro engine only, expected scan, counter or indexed for the real engine");
+    return Status::Error(
+        "strategy \"" + std::string(implementation_names().name(x.strategy)) +
+        "\" runs on the micro engine only, expected scan, counter or indexed for the real engine");
   }
   if (x.calls > kMaxCalls) {
-    return Status::Error("calls = " + std::to_string(x.calls) + ": the real engine makes one application thread per "
-                         "call, expected at most " + std::to_string(kMaxCalls));
+    return Status::Error("calls = " + std::to_string(x.calls) +
+                         ": the real engine makes one application thread per "
+                         "call, expected at most " +
+                         std::to_string(kMaxCalls));
   }
   if (!(context.network.bandwidth > 0)) {
     return Status::Error("[network] bandwidth must be positive for the real engine's exchanges");

@@ -3,9 +3,10 @@
 // The real Dispatcher (models/dispatcher) tells us before each locked section takes its lock (enter) and,
 // after it released it, how many elements the section touched (exit). Between the two the simulated thread
 // holds this monitor for ops x ns_per_op of simulated time, plus a fixed section overhead when one is
-// calibrated (the real engine's cost of a section beyond its counted work). Each section is its own monitor enter/exit, as
-// in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each (Dispatcher.java
-// 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in between.
+// calibrated (the real engine's cost of a section beyond its counted work). Each section is its own monitor
+// enter/exit, as in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each
+// (Dispatcher.java 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in
+// between.
 //
 // Who gets a just-released monitor is the hand-off policy:
 //   barging  like a HotSpot monitor: release frees the monitor and wakes the longest-blocked thread, which

@@ -24,11 +24,16 @@ struct RealTiming {
 
 template <class R>
 void bind_real_timing(MetricBindings<R>& m, RealTiming R::*timing) {
-  const auto field = [timing](auto member) { return [timing, member](const R& r) { return (r.*timing).*member; }; };
-  m.count("sleeps", field(&RealTiming::sleeps), "sleeps on a deadline in the future (every thread and process)");
-  m.seconds("oversleep_mean_s", field(&RealTiming::oversleep_mean_s), "mean lateness of those sleeps' wake-ups");
+  const auto field = [timing](auto member) {
+    return [timing, member](const R& r) { return (r.*timing).*member; };
+  };
+  m.count("sleeps", field(&RealTiming::sleeps),
+          "sleeps on a deadline in the future (every thread and process)");
+  m.seconds("oversleep_mean_s", field(&RealTiming::oversleep_mean_s),
+            "mean lateness of those sleeps' wake-ups");
   m.seconds("oversleep_max_s", field(&RealTiming::oversleep_max_s), "largest lateness of a wake-up");
-  m.count("realtime", field(&RealTiming::realtime), "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
+  m.count("realtime", field(&RealTiming::realtime),
+          "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
 }
 
 }  // namespace perflab::real

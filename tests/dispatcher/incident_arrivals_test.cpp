@@ -33,7 +33,8 @@ std::vector<PoissonArrivals::Arrival> draw(uint64_t seed) {
 
 // The calls in the order the executor got them: after every third arrival the longest-running call
 // finishes; at the end the rest, oldest first.
-std::vector<std::string> promotions(Strategy strategy, const std::vector<PoissonArrivals::Arrival>& arrivals) {
+std::vector<std::string> promotions(Strategy strategy,
+                                    const std::vector<PoissonArrivals::Arrival>& arrivals) {
   dispatcher::RecordingExecutor executor;
   dispatcher::Dispatcher dispatcher(executor, strategy);
   EXPECT_TRUE(dispatcher.set_max_requests(64).ok());
@@ -54,9 +55,10 @@ std::vector<std::string> promotions(Strategy strategy, const std::vector<Poisson
     collect();
   };
   for (size_t i = 0; i < arrivals.size(); ++i) {
-    EXPECT_TRUE(dispatcher
-                    .enqueue(Call::Create("host-" + std::to_string(arrivals[i].host), "call-" + std::to_string(i)))
-                    .ok());
+    EXPECT_TRUE(
+        dispatcher
+            .enqueue(Call::Create("host-" + std::to_string(arrivals[i].host), "call-" + std::to_string(i)))
+            .ok());
     collect();
     if (i % 3 == 2 && !running.empty()) finish_oldest();
   }

@@ -5,11 +5,8 @@
 // times are not compared here: that is what `perflab validate dispatcher` measures.
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 
-#include <cerrno>
 #include <chrono>
-#include <thread>
 
 #include "tests/sim/cli_runner.h"
 
@@ -23,10 +20,11 @@ std::string incident_scenario(const std::string& engine, const std::string& extr
   return "[scenario]\nname = \"s\"\nstudy = \"dispatcher\"\nengine = \"" + engine +
          "\"\nseeds = 1\n"
          "[network]\nlatency = \"constant(0.5ms)\"\nbandwidth = \"1GBps\"\n"
-         "[params]\ncalls = " + std::to_string(kCalls) +
+         "[params]\ncalls = " +
+         std::to_string(kCalls) +
          "\narrival_rate = 3000\nthreads = 32\nhosts = 5\nmax_requests_per_host = 4\n"
-         "server_time = \"constant(5ms)\"\n" + extra +
-         "[sweep]\nmax_requests = [8, 32]\nstrategy = [\"scan\", \"counter\", \"indexed\"]\n";
+         "server_time = \"constant(5ms)\"\n" +
+         extra + "[sweep]\nmax_requests = [8, 32]\nstrategy = [\"scan\", \"counter\", \"indexed\"]\n";
 }
 
 std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine) {
@@ -34,18 +32,6 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine) {
   auto r = run_perflab("run " + (dir / (engine + ".toml")).string() + " --out " + (dir / engine).string());
   EXPECT_EQ(r.status, 0) << r.err;
   return parse_csv(read_file(dir / engine / "s.csv"));
-}
-
-// This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER); true when no
-// child is left alive within a second.
-bool no_process_left() {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == -1 && errno == ECHILD) return true;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
 }
 
 class RealIncident : public ::testing::Test {
@@ -68,7 +54,7 @@ TEST_F(RealIncident, EveryStrategyFinishesEveryCallTakingTheLockAsOftenAsTheSim)
     EXPECT_GT(std::stod(real[i]["ops_under_lock"]), 0) << at;
     EXPECT_GE(std::stod(real[i]["lock_hold_total_s"]), std::stod(real[i]["lock_hold_max_s"])) << at;
     EXPECT_GE(std::stod(real[i]["duration_s"]), 0.1) << at;  // the last arrival is ~0.1 s in
-    EXPECT_GE(std::stod(real[i]["sleeps"]), kCalls) << at;    // each worker's exchange at least
+    EXPECT_GE(std::stod(real[i]["sleeps"]), kCalls) << at;   // each worker's exchange at least
   }
   EXPECT_TRUE(no_process_left());
 }
@@ -79,7 +65,8 @@ TEST_F(RealIncident, ARunPastThePointTimeoutIsAFailedRowAndLeavesNothingBehind) 
   const auto started = std::chrono::steady_clock::now();
   auto r = run_perflab("run " + (dir / "slow.toml").string() +
                        " --set 'params.server_time=\"constant(30s)\"' --set 'sweep.max_requests=[8]' "
-                       "--set 'sweep.strategy=[\"counter\"]' --point-timeout 1s --out " + (dir / "out").string());
+                       "--set 'sweep.strategy=[\"counter\"]' --point-timeout 1s --out " +
+                       (dir / "out").string());
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
   auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
@@ -97,7 +84,8 @@ TEST_F(RealIncident, TheJvmStrategyIsAFailedRowWithTheReason) {
   EXPECT_EQ(r.status, 1) << r.err;
   auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_NE(rows[0].at("error").find("runs on the micro engine only"), std::string::npos) << rows[0].at("error");
+  EXPECT_NE(rows[0].at("error").find("runs on the micro engine only"), std::string::npos)
+      << rows[0].at("error");
 }
 
 TEST(RealIncidentInput, ASimOnlyKnobInARealScenarioIsBadInput) {
@@ -110,8 +98,9 @@ TEST(RealIncidentInput, ASimOnlyKnobInARealScenarioIsBadInput) {
 
 TEST(RealIncidentInput, AKnobOfTwoEnginesIsRefusedByTheThird) {
   TempDir dir;
-  write_file(dir / "micro.toml", "[scenario]\nname = \"m\"\nstudy = \"dispatcher\"\nengine = \"micro\"\n"
-                                 "[params]\ncalls = 10\n");
+  write_file(dir / "micro.toml",
+             "[scenario]\nname = \"m\"\nstudy = \"dispatcher\"\nengine = \"micro\"\n"
+             "[params]\ncalls = 10\n");
   auto r = run_perflab("run " + (dir / "micro.toml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("\"calls\" is only used by the sim and real engines"), std::string::npos) << r.err;

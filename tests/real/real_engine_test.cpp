@@ -44,19 +44,6 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, cons
   return parse_csv(read_file(out / "s.csv"));
 }
 
-// This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER), so a controller
-// that outlived its agent would be found here. Orphans killed with their parent (PR_SET_PDEATHSIG, delivered
-// asynchronously) are reaped; true when no child is left alive within a second.
-bool no_process_left() {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == -1 && errno == ECHILD) return true;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
-  }
-  return false;
-}
-
 // How many processes are in process group `group` (/proc/PID/stat's fifth field).
 int processes_in_group(pid_t group) {
   int count = 0;
