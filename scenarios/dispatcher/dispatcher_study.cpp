@@ -142,7 +142,7 @@ const MetricBindings<RealIncidentResult>& real_metrics() {
     using R = RealIncidentResult;
     MetricBindings<R> m;
     bind_incident(m, [](const R& r) -> const IncidentResult& { return r.incident; });
-    real::bind_real_timing(m, &R::timing);
+    bind_oversleep(m, "sleeps on a deadline in the future (application and worker threads)");
     return m;
   }();
   return metrics;

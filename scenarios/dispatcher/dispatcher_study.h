@@ -16,7 +16,6 @@
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/knobs.h"
 #include "sim/metrics.h"
-#include "sim/real/real_timing.h"
 #include "sim/sampling/distribution.h"
 #include "sim/study.h"
 
@@ -83,7 +82,10 @@ struct IncidentResult {
 // What one real-engine incident run measures: the same, in wall-clock time, and how late its sleeps woke.
 struct RealIncidentResult {
   IncidentResult incident;
-  real::RealTiming timing;
+  uint64_t sleeps = 0;
+  double oversleep_mean_s = 0;
+  double oversleep_max_s = 0;
+  bool realtime = false;
 };
 
 // What a micro workload measures from its median time.

@@ -156,8 +156,9 @@ class RealIncidentRun {
       }
     }
     const double duration = static_cast<double>(last_finish_ns_ - start_ns_) * 1e-9;
-    return RealIncidentResult{incident_result(monitor_, latencies_, duration),
-                              real::RealTiming::of(sleeper_.stats(), realtime)};
+    const real::OversleepStats oversleep = sleeper_.stats();
+    return RealIncidentResult{incident_result(monitor_, latencies_, duration), oversleep.sleeps,
+                              oversleep.mean_s(), static_cast<double>(oversleep.max_ns) * 1e-9, realtime};
   }
 
  private:

@@ -99,7 +99,7 @@ const MetricBindings<RealJobResult>& real_metrics() {
     bind_job_counts(m, [](const R& r) -> const JobResult& { return r.job; });
     m.seconds(
         "duration_s", [](const R& r) { return r.job.duration_s; }, "wall-clock job duration (real engine)");
-    real::bind_real_timing(m, &R::timing);
+    bind_oversleep(m, "sleeps on a deadline in the future (both processes)");
     return m;
   }();
   return metrics;

@@ -12,7 +12,6 @@
 #include "models/prefetch/remote_class_loader.h"
 #include "sim/knobs.h"
 #include "sim/metrics.h"
-#include "sim/real/real_timing.h"
 #include "sim/run_table.h"
 #include "sim/study.h"
 
@@ -55,7 +54,10 @@ struct JobResult {
 // What a real-engine job measures besides: how late its sleeps woke (sim/real/).
 struct RealJobResult {
   JobResult job;
-  real::RealTiming timing;
+  std::uint64_t sleeps = 0;
+  double oversleep_mean_s = 0;
+  double oversleep_max_s = 0;
+  bool realtime = false;
 };
 
 // The study's metrics, each bound to the member that carries it: the sim's, and the real engine's (the same

@@ -270,8 +270,8 @@ Result<RealJobResult> run_real_jgit_job(const RunContext& context) {
 
   real::OversleepStats oversleep = sleeper.stats();
   oversleep.add(report.oversleep);
-  return RealJobResult{JobResult{agent, report.server.classes_loaded, duration_s},
-                       real::RealTiming::of(oversleep, realtime)};
+  return RealJobResult{JobResult{agent, report.server.classes_loaded, duration_s}, oversleep.sleeps,
+                       oversleep.mean_s(), static_cast<double>(oversleep.max_ns) * 1e-9, realtime};
 
 }
 

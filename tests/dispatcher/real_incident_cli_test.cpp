@@ -4,10 +4,10 @@
 // that reason and leaves nothing behind; what the real engine cannot run is refused with the reason. Wall
 // times are not compared here: that is what `perflab validate dispatcher` measures.
 #include <gtest/gtest.h>
-#include <sys/prctl.h>
 
 #include <chrono>
 
+#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -34,10 +34,7 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine) {
   return parse_csv(read_file(dir / engine / "s.csv"));
 }
 
-class RealIncident : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
-};
+using RealIncident = AdoptsOrphans;
 
 TEST_F(RealIncident, EveryStrategyFinishesEveryCallTakingTheLockAsOftenAsTheSim) {
   TempDir dir;

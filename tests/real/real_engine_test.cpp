@@ -3,16 +3,8 @@
 // failed row with its reason; nothing it forked outlives a run, a timeout, a failure or Ctrl-C. Wall times
 // are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <csignal>
 
-#include <cerrno>
-#include <chrono>
-#include <sstream>
-#include <thread>
-
+#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -44,28 +36,7 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, cons
   return parse_csv(read_file(out / "s.csv"));
 }
 
-// How many processes are in process group `group` (/proc/PID/stat's fifth field).
-int processes_in_group(pid_t group) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string stat = read_file(entry.path() / "stat");
-    auto after_name = stat.rfind(')');
-    if (after_name == std::string::npos) continue;
-    std::istringstream fields(stat.substr(after_name + 2));
-    std::string state;
-    long parent = 0, pgrp = 0;
-    fields >> state >> parent >> pgrp;
-    if (pgrp == group && state != "Z") ++count;
-  }
-  return count;
-}
-
-class RealEngine : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
-};
+using RealEngine = AdoptsOrphans;
 
 // Warm JAR cache: no downloads race the class loads, so every count is fixed by the trace and the prefetch.
 TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
@@ -137,33 +108,12 @@ TEST_F(RealEngine, ATimedOutRunLeavesNoProcessBehind) {
 TEST_F(RealEngine, CtrlCLeavesNoProcessBehind) {
   TempDir dir;
   write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
-  std::string scenario = (dir / "slow.toml").string();
-  std::string out = (dir / "out").string();
-  std::string err = (dir / "err").string();
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);  // its own group, as a shell's foreground job
-    freopen(err.c_str(), "w", stderr);
-    freopen("/dev/null", "w", stdout);
-    execl(PERFLAB_BINARY, PERFLAB_BINARY, "run", scenario.c_str(), "--set",
-          "params.rpc_delay=\"constant(50ms)\"", "--set", "sweep.prefetch_depth=[0]", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  // 704 RPCs of 50 ms: the run lasts 35 s; signal it once the controller process exists (perflab, its run
-  // and the controller: three processes in the group), however long a loaded machine takes to get there.
-  for (int i = 0; i < 600 && processes_in_group(pid) < 3; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ASSERT_GE(processes_in_group(pid), 3);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  ASSERT_EQ(kill(-pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "perflab died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(err);
-  EXPECT_NE(read_file(err).find("interrupted"), std::string::npos) << read_file(err);
-  EXPECT_TRUE(no_process_left());
+  // 704 RPCs of 50 ms: the run lasts 35 s.
+  expect_ctrl_c_leaves_no_process(
+      PERFLAB_BINARY,
+      {"run", (dir / "slow.toml").string(), "--set", "params.rpc_delay=\"constant(50ms)\"", "--set",
+       "sweep.prefetch_depth=[0]", "--out", (dir / "out").string()},
+      dir / "err");
 }
 
 TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {

@@ -3,26 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "sim/results_reader.h"
 
 namespace perflab::testing {
-
-bool no_process_left() {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == -1 && errno == ECHILD) return true;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
-  }
-  return false;
-}
 
 std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file);

@@ -40,11 +40,6 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// For tests that make this process adopt what its descendants leave behind (prctl PR_SET_CHILD_SUBREAPER):
-// reaps the orphans killed with their parent (PR_SET_PDEATHSIG, delivered asynchronously); true when no
-// child is left alive within a second.
-bool no_process_left();
-
 // A scenario for the pingpong study with the given extra TOML appended to a valid header.
 std::string pingpong_scenario(const std::string& name, const std::string& extra,
                               const std::string& latency = "constant(20ms)");
