@@ -164,6 +164,19 @@ const MetricBindings<WorkloadReport>& micro_metrics() {
   return metrics;
 }
 
+Result<IncidentSetup> incident_setup(const DispatcherOptions& options) {
+  auto zipf_s = parse_host_popularity(options.host_popularity);
+  if (!zipf_s.ok()) return zipf_s.status();
+  const std::optional<dispatcher::Strategy> strategy = cpp_port(options.strategy);
+  if (!strategy) {
+    const auto ports = dispatcher::kStrategyNames.names();
+    return Status::Error("strategy \"" + std::string(implementation_names().name(options.strategy)) +
+                         "\" runs on the micro engine only, expected " + ports[0] + ", " + ports[1] + " or " +
+                         ports[2] + " for the incident (sim and real engines)");
+  }
+  return IncidentSetup{*strategy, *zipf_s};
+}
+
 Status complete_from_request_log(Params& params) {
   const DispatcherOptions o = knobs().options(params);
   if (o.request_log.empty()) return Status::OK();

@@ -65,6 +65,14 @@ const Knobs<DispatcherOptions>& knobs();
 // The Zipf exponent s of host_popularity ("zipf(s)", s > 0), 0 for "uniform".
 Result<double> parse_host_popularity(const std::string& text);
 
+// What an incident run (sim or real engine) drives: the C++ port and the hosts' Zipf exponent. An error for
+// okhttp-jvm: the incident charges the ports' counted work, which the real library cannot report.
+struct IncidentSetup {
+  dispatcher::Strategy strategy;
+  double zipf_s;
+};
+Result<IncidentSetup> incident_setup(const DispatcherOptions& options);
+
 // What one incident run measures.
 struct IncidentResult {
   double throughput_rps = 0;

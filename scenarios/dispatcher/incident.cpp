@@ -170,23 +170,15 @@ class IncidentRun {
 
 Result<IncidentResult> run_incident(const RunContext& context) {
   const DispatcherOptions x = knobs().options(context.params);
-  auto zipf_s = parse_host_popularity(x.host_popularity);
-  if (!zipf_s.ok()) return zipf_s.status();
-  // The simulation charges the C++ ports' counted work, which the real library on a JVM cannot report.
-  const std::optional<dispatcher::Strategy> strategy = cpp_port(x.strategy);
-  if (!strategy) {
-    const auto ports = dispatcher::kStrategyNames.names();
-    return Status::Error("strategy \"" + std::string(implementation_names().name(x.strategy)) +
-                         "\" runs on the micro engine only, expected " + ports[0] + ", " + ports[1] + " or " +
-                         ports[2] + " for the incident simulation");
-  }
+  auto setup = incident_setup(x);
+  if (!setup.ok()) return setup.status();
 
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
   SimWorld world(context, host_names);
   const dispatcher::RequestLog* log =
       x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
-  IncidentRun run(context, x, *strategy, *zipf_s, log, world);
+  IncidentRun run(context, x, setup->strategy, setup->zipf_s, log, world);
   Status started = run.start();
   if (!started.ok()) return started;
   world.run();

@@ -256,14 +256,8 @@ class RealIncidentRun {
 
 Result<RealIncidentResult> run_real_incident(const RunContext& context) {
   const DispatcherOptions x = knobs().options(context.params);
-  auto zipf_s = parse_host_popularity(x.host_popularity);
-  if (!zipf_s.ok()) return zipf_s.status();
-  const std::optional<dispatcher::Strategy> strategy = cpp_port(x.strategy);
-  if (!strategy) {
-    return Status::Error(
-        "strategy \"" + std::string(implementation_names().name(x.strategy)) +
-        "\" runs on the micro engine only, expected scan, counter or indexed for the real engine");
-  }
+  auto setup = incident_setup(x);
+  if (!setup.ok()) return setup.status();
   if (x.calls > kMaxCalls) {
     return Status::Error("calls = " + std::to_string(x.calls) +
                          ": the real engine makes one application thread per "
@@ -277,7 +271,7 @@ Result<RealIncidentResult> run_real_incident(const RunContext& context) {
       x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
 
   const bool realtime = real::request_realtime_priority();  // before any thread exists: they inherit it
-  RealIncidentRun run(context, x, *strategy, schedule_of(context, x, *zipf_s, log));
+  RealIncidentRun run(context, x, setup->strategy, schedule_of(context, x, setup->zipf_s, log));
   return run.run(realtime);
 }
 
