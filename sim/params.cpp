@@ -33,6 +33,14 @@ const char* type_name(ParamType type) {
   return "?";
 }
 
+std::string ParamSpec::engines_text() const {
+  std::string text;
+  for (size_t i = 0; i < engines.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == engines.size() ? " and " : ", ") + std::string(engine_name(engines[i]));
+  }
+  return text;
+}
+
 namespace {
 
 ParamSpec make(std::string name, ParamType type, std::string default_value, std::string meaning) {

@@ -3,6 +3,7 @@
 // of a scenario file against that schema, so drivers read already-validated values through Params.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -41,17 +42,24 @@ struct ParamSpec {
   std::string meaning;
   std::vector<std::string> choices = {};  // kChoice only
   double min = 0;                         // numbers and quantities must be >= min
-  std::optional<Engine> engine{};         // the only engine that uses it; none: both
+  std::vector<Engine> engines{};          // the engines that use it; empty: every engine
 
-  bool used_by(Engine scenario_engine) const { return !engine || *engine == scenario_engine; }
+  bool used_by(Engine scenario_engine) const {
+    return engines.empty() || std::find(engines.begin(), engines.end(), scenario_engine) != engines.end();
+  }
 
-  // Builders for a study's schema: int_param("requests", "100", "…").at_least(1).only(Engine::kSim).
+  // "sim", "sim and real"; empty when every engine uses it.
+  std::string engines_text() const;
+
+  // Builders for a study's schema: int_param("requests", "100", "…").at_least(1).only(Engine::kSim), or
+  // .only(Engine::kSim, Engine::kReal) for a knob two engines read.
   ParamSpec& at_least(double minimum) {
     min = minimum;
     return *this;
   }
-  ParamSpec& only(Engine used_by_engine) {
-    engine = used_by_engine;
+  template <class... More>
+  ParamSpec& only(Engine used_by_engine, More... more) {
+    engines = {used_by_engine, more...};
     return *this;
   }
 };

@@ -41,8 +41,9 @@ std::string known_params(const Study& study) {
 }
 
 Status wrong_engine(const std::string& where, const ParamSpec& spec, Engine engine) {
-  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + engine_name(*spec.engine) +
-                             " engine, and this scenario runs the " + engine_name(engine) + " engine");
+  return error_at(where, "parameter \"" + spec.name + "\" is only used by the " + spec.engines_text() +
+                             " engine" + (spec.engines.size() > 1 ? "s" : "") +
+                             ", and this scenario runs the " + engine_name(engine) + " engine");
 }
 
 Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
@@ -324,12 +325,13 @@ struct Loader {
         const auto* array = value->as_array();
         for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
           auto pair = strings(*array->get(i), key);
-          if (!pair.ok() || pair->size() != 2) {
+          if (!pair.ok() || pair->size() < 2 || pair->size() > 3) {
             return error_at(
                 where_of(file, *value),
-                "[validate] ratios must be pairs [\"COLUMN=VALUE\", \"COLUMN=VALUE\"], numerator first");
+                "[validate] ratios must be pairs [\"COLUMN=VALUE\", \"COLUMN=VALUE\"], numerator first, "
+                "with an optional third \"COLUMN=VALUE\" that keeps only the pairs at those points");
           }
-          spec.ratios.push_back({(*pair)[0], (*pair)[1]});
+          spec.ratios.push_back({(*pair)[0], (*pair)[1], pair->size() == 3 ? (*pair)[2] : ""});
         }
         if (array == nullptr)
           return error_at(where_of(file, *value), "[validate] ratios must be a list of pairs");

@@ -68,12 +68,21 @@ Result<std::vector<size_t>> matching(const ValidationInput& input, const std::st
 Result<std::vector<RatioResult>> ratios_of(const ValidationInput& input, const RatioSpec& spec, size_t m,
                                            const std::vector<PointError>& errors) {
   int num_column = -1, den_column = -1;
-  auto numerators = matching(input, spec.numerator, num_column);
-  if (!numerators.ok()) return numerators.status();
+  auto numerator_points = matching(input, spec.numerator, num_column);
+  if (!numerator_points.ok()) return numerator_points.status();
   auto denominators = matching(input, spec.denominator, den_column);
   if (!denominators.ok()) return denominators.status();
+  std::vector<size_t> numerators = *numerator_points;
+  if (!spec.at.empty()) {
+    int at_column = -1;
+    auto at = matching(input, spec.at, at_column);
+    if (!at.ok()) return at.status();
+    numerators.erase(std::remove_if(numerators.begin(), numerators.end(),
+                                    [&](size_t p) { return std::find(at->begin(), at->end(), p) == at->end(); }),
+                     numerators.end());
+  }
   std::vector<RatioResult> out;
-  for (size_t n : *numerators) {
+  for (size_t n : numerators) {
     for (size_t d : *denominators) {
       bool paired = true;
       std::string others;
@@ -83,7 +92,8 @@ Result<std::vector<RatioResult>> ratios_of(const ValidationInput& input, const R
       }
       if (!paired) continue;
       RatioResult r;
-      r.name = input.metrics[m] + ": " + spec.numerator + " / " + spec.denominator;
+      r.name = input.metrics[m] + ": " + spec.numerator + " / " + spec.denominator +
+               (spec.at.empty() ? "" : " at " + spec.at);
       r.sim = errors[n].sim / errors[d].sim;
       r.real = errors[n].real_median / errors[d].real_median;
       out.push_back(r);

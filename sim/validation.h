@@ -21,10 +21,12 @@ struct ValidationCriteria {
 };
 
 // A headline ratio: the metric at the points matching `numerator` over the points matching `denominator`,
-// each written COLUMN=LABEL ("prefetch_depth=0"); points agreeing on every other column are paired.
+// each written COLUMN=LABEL ("prefetch_depth=0"); points agreeing on every other column are paired. `at`
+// (optional, COLUMN=LABEL too) keeps only the pairs at the points it matches ("max_requests=640").
 struct RatioSpec {
   std::string numerator;
   std::string denominator;
+  std::string at;
 };
 
 // Same-run mode, for a study whose real runs are replayed into its model within one run (pipe's

@@ -53,7 +53,7 @@ py::dict describe(const std::string& name) {
     d["meaning"] = p.meaning;
     d["choices"] = p.choices;
     d["min"] = p.min;
-    d["engine"] = p.engine ? py::str(engine_name(*p.engine)) : py::str("");
+    d["engine"] = p.engines_text();
     params.append(d);
   }
   auto metric_list = [](const std::vector<MetricSpec>& specs) {

@@ -53,6 +53,7 @@ const Knobs<DispatcherOptions>& knobs() {
     using O = DispatcherOptions;
     const Engine sim = Engine::kSim;
     const Engine micro = Engine::kMicro;
+    const Engine real = Engine::kReal;
     Knobs<O> k;
     k.choice("strategy", &O::strategy, implementation_names(),
              "per-host bookkeeping: scan (3.12.0), counter (3.13+), indexed (C++ ports); "
@@ -65,23 +66,27 @@ const Knobs<DispatcherOptions>& knobs() {
              "round_robin")
         .only(micro);
     k.integer("n", &O::n, "micro: calls in the workload").at_least(1).only(micro);
-    k.integer("calls", &O::calls, "sim: calls the application makes").at_least(1).only(sim);
-    k.real("arrival_rate", &O::arrival_rate, "sim: Poisson arrival rate, calls per second")
+    k.integer("calls", &O::calls, "sim, real: calls the application makes").at_least(1).only(sim, real);
+    k.real("arrival_rate", &O::arrival_rate, "sim, real: Poisson arrival rate, calls per second")
         .at_least(1e-9)
-        .only(sim);
-    k.integer("threads", &O::threads, "sim: executor worker threads").at_least(1).only(sim);
-    k.integer("hosts", &O::hosts, "sim: distinct hosts the calls go to").at_least(1).only(sim);
-    k.text("host_popularity", &O::host_popularity, "sim: \"uniform\" or \"zipf(s)\" over the hosts")
-        .only(sim);
-    k.size("request_size", &O::request_size, "sim: bytes of each request").only(sim);
-    k.size("response_size", &O::response_size, "sim: bytes of each response").only(sim);
-    k.distribution("server_time", &O::server_time, "sim: server think time per call").only(sim);
+        .only(sim, real);
+    k.integer("threads", &O::threads, "sim, real: executor worker threads").at_least(1).only(sim, real);
+    k.integer("hosts", &O::hosts, "sim, real: distinct hosts the calls go to").at_least(1).only(sim, real);
+    k.text("host_popularity", &O::host_popularity, "sim, real: \"uniform\" or \"zipf(s)\" over the hosts")
+        .only(sim, real);
+    k.size("request_size", &O::request_size, "sim, real: bytes of each request").only(sim, real);
+    k.size("response_size", &O::response_size, "sim, real: bytes of each response").only(sim, real);
+    k.distribution("server_time", &O::server_time, "sim, real: server think time per call").only(sim, real);
     k.real("ns_per_op", &O::ns_per_op,
            "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
         .only(sim);
     k.choice("lock", &O::lock, kLockHandOffNames,
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
              "it ahead of blocked ones) | fifo (the longest-blocked thread)")
+        .only(sim);
+    k.duration("lock_section_overhead", &O::lock_section_overhead,
+               "sim: lock hold added to every locked section beyond ops x ns_per_op: 0 charges the counted "
+               "work only; a calibration against the real engine (scenarios/dispatcher/calibrate-real.toml)")
         .only(sim);
     k.path("request_log", &O::request_log,
            "a request log (CSV: time_s, host, optional duration_s) as the workload; sim: its arrivals, hosts "
@@ -92,25 +97,52 @@ const Knobs<DispatcherOptions>& knobs() {
   return knobs;
 }
 
+namespace {
+
+// The incident's metrics, the same in both engines: `incident` gets a result's IncidentResult. Times are
+// simulated (sim) or wall-clock (real); exact counts are compared seed by seed in the sim only (a real
+// run's interleaving decides how much each section touched).
+template <class R, class Incident>
+void bind_incident(MetricBindings<R>& m, Incident incident) {
+  using I = IncidentResult;
+  const auto field = [incident](auto member) {
+    return [incident, member](const R& r) { return incident(r).*member; };
+  };
+  m.number("throughput_rps", field(&I::throughput_rps), "calls/s", "calls finished per second");
+  m.seconds("latency_p50_s", field(&I::latency_p50_s), "median time from enqueue to finished");
+  m.seconds("latency_p99_s", field(&I::latency_p99_s), "99th percentile time from enqueue to finished");
+  m.seconds("lock_hold_max_s", field(&I::lock_hold_max_s), "longest single hold of the dispatcher lock");
+  m.seconds("lock_hold_total_s", field(&I::lock_hold_total_s), "total time the dispatcher lock was held");
+  m.seconds("lock_wait_total_s", field(&I::lock_wait_total_s),
+            "total time threads spent blocked on the lock");
+  m.count("blocked_threads_max", field(&I::blocked_threads_max),
+          "most threads blocked on the lock at once (the incident's jstack)")
+      .exactly();
+  m.count("lock_acquisitions", field(&I::lock_acquisitions),
+          "times the dispatcher lock was taken (two per enqueue, two per finished)")
+      .exactly();
+  m.count("ops_under_lock", field(&I::ops_under_lock), "elements the real Dispatcher touched under its lock")
+      .exactly();
+  m.seconds("duration_s", field(&I::duration_s), "time until the last call finished");
+}
+
+}  // namespace
+
 const MetricBindings<IncidentResult>& sim_metrics() {
   static const MetricBindings<IncidentResult> metrics = [] {
-    using R = IncidentResult;
+    MetricBindings<IncidentResult> m;
+    bind_incident(m, [](const IncidentResult& r) -> const IncidentResult& { return r; });
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<RealIncidentResult>& real_metrics() {
+  static const MetricBindings<RealIncidentResult> metrics = [] {
+    using R = RealIncidentResult;
     MetricBindings<R> m;
-    m.number("throughput_rps", &R::throughput_rps, "calls/s", "calls finished per simulated second");
-    m.seconds("latency_p50_s", &R::latency_p50_s, "median time from enqueue to finished");
-    m.seconds("latency_p99_s", &R::latency_p99_s, "99th percentile time from enqueue to finished");
-    m.seconds("lock_hold_max_s", &R::lock_hold_max_s, "longest single hold of the dispatcher lock");
-    m.seconds("lock_hold_total_s", &R::lock_hold_total_s, "total time the dispatcher lock was held");
-    m.seconds("lock_wait_total_s", &R::lock_wait_total_s, "total time threads spent blocked on the lock");
-    m.count("blocked_threads_max", &R::blocked_threads_max,
-            "most threads blocked on the lock at once (the incident's jstack)")
-        .exactly();
-    m.count("lock_acquisitions", &R::lock_acquisitions,
-            "times the dispatcher lock was taken (two per enqueue, two per finished)")
-        .exactly();
-    m.count("ops_under_lock", &R::ops_under_lock, "elements the real Dispatcher touched under its lock")
-        .exactly();
-    m.seconds("duration_s", &R::duration_s, "simulated time until the last call finished");
+    bind_incident(m, [](const R& r) -> const IncidentResult& { return r.incident; });
+    bind_oversleep(m, "sleeps on a deadline in the future (application and worker threads)");
     return m;
   }();
   return metrics;
@@ -130,6 +162,19 @@ const MetricBindings<WorkloadReport>& micro_metrics() {
     return m;
   }();
   return metrics;
+}
+
+Result<IncidentSetup> incident_setup(const DispatcherOptions& options) {
+  auto zipf_s = parse_host_popularity(options.host_popularity);
+  if (!zipf_s.ok()) return zipf_s.status();
+  const std::optional<dispatcher::Strategy> strategy = cpp_port(options.strategy);
+  if (!strategy) {
+    const auto ports = dispatcher::kStrategyNames.names();
+    return Status::Error("strategy \"" + std::string(implementation_names().name(options.strategy)) +
+                         "\" runs on the micro engine only, expected " + ports[0] + ", " + ports[1] + " or " +
+                         ports[2] + " for the incident (sim and real engines)");
+  }
+  return IncidentSetup{*strategy, *zipf_s};
 }
 
 Status complete_from_request_log(Params& params) {
@@ -178,6 +223,7 @@ Study dispatcher_study() {
   };
   study.prepare_reads = {"request_log"};
   bind_sim(study, sim_metrics(), run_incident);
+  bind_real(study, real_metrics(), run_real_incident);
   bind_micro(study, micro_metrics(), setup_micro_workload);
   study.headline_report = [](const RunTable& table) {
     return table.scenario->engine == Engine::kMicro ? burst_report(table) + exponent_report(table)

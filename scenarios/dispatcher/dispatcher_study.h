@@ -1,7 +1,8 @@
 // The `dispatcher` study's pieces, registered together in dispatcher_study.cpp: its options and knobs, the
 // micro engine's workloads that time the real Dispatcher (micro_workload.cpp) or the real OkHttp on a JVM
 // (okhttp_jvm_workload.cpp), the incident simulation with the real Dispatcher behind a simulated monitor
-// (incident.cpp), and the PR-shaped reports and claims.
+// (incident.cpp), the same incident on real threads in real time (real_incident.cpp), and the PR-shaped
+// reports and claims.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +51,7 @@ struct DispatcherOptions {
   Distribution server_time = Distribution::constant(50e-3, Quantity::kDuration);
   double ns_per_op = kMeasuredNsPerOp;
   LockHandOff lock = LockHandOff::kBarging;
+  double lock_section_overhead = 0;  // seconds, sim only: a calibration against the real engine
   std::string request_log;  // a request log (models/dispatcher/request_log.h) as the workload; empty: none
 };
 
@@ -62,6 +64,14 @@ const Knobs<DispatcherOptions>& knobs();
 
 // The Zipf exponent s of host_popularity ("zipf(s)", s > 0), 0 for "uniform".
 Result<double> parse_host_popularity(const std::string& text);
+
+// What an incident run (sim or real engine) drives: the C++ port and the hosts' Zipf exponent. An error for
+// okhttp-jvm: the incident charges the ports' counted work, which the real library cannot report.
+struct IncidentSetup {
+  dispatcher::Strategy strategy;
+  double zipf_s;
+};
+Result<IncidentSetup> incident_setup(const DispatcherOptions& options);
 
 // What one incident run measures.
 struct IncidentResult {
@@ -77,6 +87,15 @@ struct IncidentResult {
   double duration_s = 0;
 };
 
+// What one real-engine incident run measures: the same, in wall-clock time, and how late its sleeps woke.
+struct RealIncidentResult {
+  IncidentResult incident;
+  uint64_t sleeps = 0;
+  double oversleep_mean_s = 0;
+  double oversleep_max_s = 0;
+  bool realtime = false;
+};
+
 // What a micro workload measures from its median time.
 struct WorkloadReport {
   double seconds = 0;
@@ -87,11 +106,13 @@ struct WorkloadReport {
 
 // The study's metrics of each engine, each bound to the member that carries it.
 const MetricBindings<IncidentResult>& sim_metrics();
+const MetricBindings<RealIncidentResult>& real_metrics();
 const MetricBindings<WorkloadReport>& micro_metrics();
 
 Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params, const PointInputs& inputs);
 Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options);
-Result<IncidentResult> run_incident(const RunContext& context);
+Result<IncidentResult> run_incident(const RunContext& context);           // sim engine (incident.cpp)
+Result<RealIncidentResult> run_real_incident(const RunContext& context);  // real engine (real_incident.cpp)
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);
 std::vector<Claim> dispatcher_claims(const RunTable& table);

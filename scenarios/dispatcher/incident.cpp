@@ -16,10 +16,11 @@
 
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/request_log.h"
+#include "scenarios/dispatcher/arrivals.h"
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/incident_result.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/sim_world.h"
-#include "sim/stats/stats.h"
 #include "sim/timeline.h"
 
 namespace perflab::dispatcher_study {
@@ -27,33 +28,6 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 using dispatcher::CallPtr;
-
-// The run's random streams (sim/seeding.h).
-constexpr std::string_view kArrivalStream = "dispatcher.arrivals";
-constexpr std::string_view kHostChoiceStream = "dispatcher.host_choice";
-constexpr std::string_view kServerTimeStream = "dispatcher.server_time";
-
-// Which host each call goes to: uniform, or Zipf with exponent s (host i chosen ∝ 1 / i^s).
-class HostPicker {
- public:
-  HostPicker(int hosts, double zipf_s) : cumulative_(static_cast<size_t>(hosts)) {
-    double total = 0;
-    for (int i = 0; i < hosts; ++i) {
-      total += zipf_s == 0 ? 1.0 : 1.0 / std::pow(i + 1, zipf_s);
-      cumulative_[static_cast<size_t>(i)] = total;
-    }
-    for (auto& c : cumulative_) c /= total;
-  }
-  int pick(Rng& rng) const {
-    double u = rng.uniform01();
-    auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
-    return static_cast<int>(
-        std::min<size_t>(static_cast<size_t>(it - cumulative_.begin()), cumulative_.size() - 1));
-  }
-
- private:
-  std::vector<double> cumulative_;
-};
 
 // The Executor the Dispatcher hands promoted calls to. It only collects them: the calls reach the worker
 // threads once the caller has released the simulated lock (the real code never runs callbacks under it).
@@ -83,11 +57,10 @@ class IncidentRun {
         world_(world),
         client_(world.host("client")),
         dispatcher_(executor_, strategy),
-        monitor_(x.lock, x.ns_per_op, context.timeline),
+        monitor_(x.lock, x.ns_per_op, context.timeline, x.lock_section_overhead),
         run_queue_(simgrid::s4u::Mailbox::by_name("executor")),
-        picker_(static_cast<int>(x.hosts), zipf_s),
-        arrival_rng_(context.rng(kArrivalStream)),
-        host_rng_(context.rng(kHostChoiceStream)),
+        arrivals_(x.arrival_rate, static_cast<int>(x.hosts), zipf_s, context.rng(kArrivalStream),
+                  context.rng(kHostChoiceStream)),
         server_rng_(context.rng(kServerTimeStream)) {}
 
   // Sets the limits (before any thread runs: not timed) and starts the arrivals and the workers.
@@ -108,16 +81,7 @@ class IncidentRun {
       return Status::Error("only " + std::to_string(finished_) + " of " + std::to_string(x_.calls) +
                            " calls finished");
     }
-    return IncidentResult{static_cast<double>(x_.calls) / last_finish_,
-                          stats::quantile(latencies_, 0.50),
-                          stats::quantile(latencies_, 0.99),
-                          monitor_.hold_max(),
-                          monitor_.hold_total(),
-                          monitor_.wait_total(),
-                          static_cast<int64_t>(monitor_.blocked_max()),
-                          static_cast<int64_t>(monitor_.acquisitions()),
-                          static_cast<int64_t>(monitor_.ops_total()),
-                          last_finish_};
+    return incident_result(monitor_, latencies_, last_finish_);
   }
 
  private:
@@ -132,8 +96,9 @@ class IncidentRun {
         s4u::this_actor::sleep_until(request.time_s);
         host = request.host;
       } else {
-        s4u::this_actor::sleep_for(-std::log(1 - arrival_rng_.uniform01()) / x_.arrival_rate);
-        host = picker_.pick(host_rng_);
+        const PoissonArrivals::Arrival arrival = arrivals_.next();
+        s4u::this_actor::sleep_for(arrival.gap_s);
+        host = arrival.host;
       }
       auto call = dispatcher::Call::Create("host-" + std::to_string(host), "call-" + std::to_string(i));
       if (log_ != nullptr && log_->has_durations) {
@@ -192,9 +157,7 @@ class IncidentRun {
   dispatcher::Dispatcher dispatcher_;
   SimulatedMonitor monitor_;
   s4u::Mailbox* run_queue_;
-  HostPicker picker_;
-  Rng arrival_rng_;
-  Rng host_rng_;
+  PoissonArrivals arrivals_;
   Rng server_rng_;
   std::map<const dispatcher::Call*, double> enqueued_at_;
   std::map<const dispatcher::Call*, double> logged_server_time_;  // the log's duration_s, when it has one
@@ -207,23 +170,15 @@ class IncidentRun {
 
 Result<IncidentResult> run_incident(const RunContext& context) {
   const DispatcherOptions x = knobs().options(context.params);
-  auto zipf_s = parse_host_popularity(x.host_popularity);
-  if (!zipf_s.ok()) return zipf_s.status();
-  // The simulation charges the C++ ports' counted work, which the real library on a JVM cannot report.
-  const std::optional<dispatcher::Strategy> strategy = cpp_port(x.strategy);
-  if (!strategy) {
-    const auto ports = dispatcher::kStrategyNames.names();
-    return Status::Error("strategy \"" + std::string(implementation_names().name(x.strategy)) +
-                         "\" runs on the micro engine only, expected " + ports[0] + ", " + ports[1] + " or " +
-                         ports[2] + " for the incident simulation");
-  }
+  auto setup = incident_setup(x);
+  if (!setup.ok()) return setup.status();
 
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
   SimWorld world(context, host_names);
   const dispatcher::RequestLog* log =
       x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
-  IncidentRun run(context, x, *strategy, *zipf_s, log, world);
+  IncidentRun run(context, x, setup->strategy, setup->zipf_s, log, world);
   Status started = run.start();
   if (!started.ok()) return started;
   world.run();

@@ -2,9 +2,11 @@
 //
 // The real Dispatcher (models/dispatcher) tells us before each locked section takes its lock (enter) and,
 // after it released it, how many elements the section touched (exit). Between the two the simulated thread
-// holds this monitor for ops x ns_per_op of simulated time. Each section is its own monitor enter/exit, as
-// in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each (Dispatcher.java
-// 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in between.
+// holds this monitor for ops x ns_per_op of simulated time, plus a fixed section overhead when one is
+// calibrated (the real engine's cost of a section beyond its counted work). Each section is its own monitor
+// enter/exit, as in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each
+// (Dispatcher.java 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in
+// between.
 //
 // Who gets a just-released monitor is the hand-off policy:
 //   barging  like a HotSpot monitor: release frees the monitor and wakes the longest-blocked thread, which
@@ -37,8 +39,8 @@ inline const EnumNames<LockHandOff> kLockHandOffNames{
 
 class SimulatedMonitor {
  public:
-  // `timeline` may be null.
-  SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline);
+  // `timeline` may be null; `section_overhead_s` is added to every section's hold.
+  SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline, double section_overhead_s = 0);
   SimulatedMonitor(const SimulatedMonitor&) = delete;
   SimulatedMonitor& operator=(const SimulatedMonitor&) = delete;
 
@@ -65,6 +67,7 @@ class SimulatedMonitor {
 
   const LockHandOff hand_off_;
   const double seconds_per_op_;
+  const double section_overhead_s_;
   Timeline* timeline_;
   bool held_ = false;
   std::deque<Waiter*> blocked_queue_;  // longest-blocked first

@@ -21,7 +21,7 @@
 
 #include "models/dispatcher/dispatcher.h"
 #include "tests/dispatcher/test_support.h"
-#include "tests/dispatcher/thread_pool_executor.h"
+#include "scenarios/dispatcher/thread_pool_executor.h"
 
 namespace perflab::dispatcher {
 namespace {

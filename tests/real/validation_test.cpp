@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "sim/validation.h"
 
@@ -102,6 +103,37 @@ TEST(Validation, BadInputIsAnError) {
   auto unmatched = make_validation_report(input);
   ASSERT_FALSE(unmatched.ok());
   EXPECT_NE(unmatched.status().message().find("matches no point"), std::string::npos);
+}
+
+// Strategy x size: a ratio of strategies pairs the points of each size; `at` keeps the one size asked for.
+TEST(Validation, ARatioAtAPointKeepsOnlyThatPair) {
+  ValidationInput input;
+  input.scenario = "grid";
+  input.column_names = {"strategy", "max_requests"};
+  input.metrics = {"throughput_rps"};
+  for (auto [strategy, size, sim, real] : {std::tuple{"scan", "64", 100.0, 100.0}, {"counter", "64", 100.0, 100.0},
+                                          {"scan", "640", 50.0, 40.0}, {"counter", "640", 150.0, 160.0}}) {
+    ValidationPoint point;
+    point.columns = point.labels = {strategy, size};
+    point.sim = {sim};
+    point.real = {{real}};
+    input.points.push_back(point);
+  }
+  input.spec.ratios = {{"strategy=counter", "strategy=scan"}};
+  auto both = make_validation_report(input);
+  ASSERT_TRUE(both.ok()) << both.status().message();
+  EXPECT_EQ(both->metrics[0].ratios.size(), 2u);
+  input.spec.ratios = {{"strategy=counter", "strategy=scan", "max_requests=640"}};
+  auto at = make_validation_report(input);
+  ASSERT_TRUE(at.ok()) << at.status().message();
+  ASSERT_EQ(at->metrics[0].ratios.size(), 1u);
+  EXPECT_DOUBLE_EQ(at->metrics[0].ratios[0].sim, 3.0);
+  EXPECT_DOUBLE_EQ(at->metrics[0].ratios[0].real, 4.0);
+  EXPECT_EQ(at->metrics[0].ratios[0].name, "throughput_rps: strategy=counter / strategy=scan at max_requests=640");
+  input.spec.ratios = {{"strategy=counter", "strategy=scan", "max_requests=6400"}};
+  auto nowhere = make_validation_report(input);
+  ASSERT_FALSE(nowhere.ok());
+  EXPECT_NE(nowhere.status().message().find("matches no point"), std::string::npos);
 }
 
 TEST(Validation, SummaryHasARowPerStudyWithItsVerdict) {

@@ -78,7 +78,7 @@ TEST(Knobs, DefaultsAreTheMembersInitialisersAsAScenarioSpellsThem) {
   EXPECT_EQ(literal["label"], "\"plain\"");
   EXPECT_EQ(literal["buffer"], "\"4120B\"");
   EXPECT_EQ(specs[0].min, 1);
-  EXPECT_TRUE(specs[6].engine == Engine::kSim);
+  EXPECT_EQ(specs[6].engines, std::vector<Engine>{Engine::kSim});
   EXPECT_EQ(specs[7].choices, (std::vector<std::string>{"red", "deep-blue"}));
 }
 

@@ -1,6 +1,7 @@
-// A real thread-pool Executor for the stress test: `execute` queues the call, worker threads pop calls
-// and hand each to the runner the test supplies (which plays the call and then tells the Dispatcher it
-// finished). After shutdown() it rejects new calls; the destructor drains the queue and joins.
+// A real thread-pool Executor, as OkHttp's ExecutorService: `execute` queues the call, `threads` worker
+// threads pop calls and hand each to the runner its owner supplies (which plays the call and then tells the
+// Dispatcher it finished). The incident's real engine (real_incident.cpp) and the stress test use it. Once
+// destruction starts it rejects new calls; the destructor drains the queue and joins every worker.
 #pragma once
 
 #include <condition_variable>
