@@ -180,6 +180,16 @@ int cli_main(int argc, char** argv) {
   validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
   validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");
 
+  std::vector<std::string> history_studies;
+  auto* history = app.add_subcommand(
+      "history",
+      "When and why did a headline figure move? Read each study's headline figure (the front page's ratio) "
+      "at every commit that changed the summary it is computed from (git log -- results/), and write "
+      "results/history.csv and results/history.html: the figure per commit with its subject and date, a "
+      "simulated figure's every move marked as a step, a micro-engine figure's change points (E-divisive "
+      "means with Welch's t-test, p <= 0.001). Needs a git checkout; runs nothing");
+  history->add_option("STUDY", history_studies, "Only these studies (default: every study with a headline)");
+
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
       "capture",
@@ -257,6 +267,7 @@ int cli_main(int argc, char** argv) {
     }
     return status;
   }
+  if (*history) return cmd_history(history_studies);
   if (*validate) return cmd_validate(studies, quick, validate_sets, validate_out);
   if (*compare)
     return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,

@@ -95,6 +95,17 @@ void bind_real(Study& study, const MetricBindings<Values>& metrics, Driver drive
   study.run_real = metrics_driver(metrics, driver);
 }
 
+// The real engine's own metrics, for a result struct with the members sleeps, oversleep_mean_s,
+// oversleep_max_s and realtime: how late its sleeps woke (sim/real/deadline_sleeper.h; validate prints them)
+// and whether its processes ran at real-time priority (sim/real/realtime.h).
+template <class Values>
+void bind_oversleep(MetricBindings<Values>& m, const std::string& what_slept) {
+  m.count("sleeps", &Values::sleeps, what_slept);
+  m.seconds("oversleep_mean_s", &Values::oversleep_mean_s, "mean lateness of those sleeps' wake-ups");
+  m.seconds("oversleep_max_s", &Values::oversleep_max_s, "largest lateness of a wake-up");
+  m.count("realtime", &Values::realtime, "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
+}
+
 // The study's micro engine: its metric schema and the setup of its workloads, whose report returns the
 // bound struct.
 template <class Values, class Setup>

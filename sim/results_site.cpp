@@ -42,7 +42,8 @@ int spawn_wait(std::vector<std::string> args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// Runs one of analysis/python's scripts with /usr/bin/python3; `what` names it in the error.
+}  // namespace
+
 Status run_python(const std::string& script_name, std::vector<std::string> args, const std::string& what) {
   fs::path script = source_dir() / "analysis" / "python" / script_name;
   args.insert(args.begin(), {"/usr/bin/python3", script.string()});
@@ -53,11 +54,10 @@ Status run_python(const std::string& script_name, std::vector<std::string> args,
   return Status::OK();
 }
 
-}  // namespace
-
 Status write_results_site(const fs::path& results) {
-  return run_python("build_site.py", {results.string(), (source_dir() / "scenarios").string()},
-                    "the results site; needs /usr/bin/python3 with pandas and markdown, and the _perflab extension built");
+  return run_python(
+      "build_site.py", {results.string(), (source_dir() / "scenarios").string()},
+      "the results site; needs /usr/bin/python3 with pandas and markdown, and the _perflab extension built");
 }
 
 Status draw_study_plots(const fs::path& results) {

@@ -6,10 +6,16 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "models/common/status.h"
 
 namespace perflab {
+
+// Runs /usr/bin/python3 analysis/python/<script_name> `args`, with this tree's analysis/python and this
+// build's extension on PYTHONPATH; an error names the exit status and `what` the script was doing.
+Status run_python(const std::string& script_name, std::vector<std::string> args, const std::string& what);
 
 // Runs /usr/bin/python3 analysis/python/build_site.py on `results`; an error names the exit status.
 Status write_results_site(const std::filesystem::path& results);

@@ -218,12 +218,14 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     table.place(std::move(row));
   };
   std::optional<size_t> pending = next_pending();
-  while (pending || !children.empty()) {
-    if (InterruptGuard::interrupted()) {
+  bool child_saw_ctrl_c = false;  // Ctrl-C reaches the whole process group, the children sometimes first
+  while (true) {
+    if (InterruptGuard::interrupted() || child_saw_ctrl_c) {
       children.kill_all();
       table.interrupted = true;
       break;
     }
+    if (!pending && children.empty()) break;
     while (!children.full() && pending) {
       size_t task = *pending;
       pending = next_pending();
@@ -253,9 +255,10 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     for (const auto& child : *ended) {
       RunRow slot = std::move(running.at(child.task));
       running.erase(child.task);
-      bool killed_by_ctrl_c = InterruptGuard::interrupted() && WIFSIGNALED(child.wait_status) &&
-                              WTERMSIG(child.wait_status) == SIGINT;
-      if (killed_by_ctrl_c) continue;  // Ctrl-C reached the child too: not a failure, just not run
+      if (WIFSIGNALED(child.wait_status) && WTERMSIG(child.wait_status) == SIGINT) {
+        child_saw_ctrl_c = true;  // not a failure, just not run
+        continue;
+      }
       record(row_of(child, slot));
     }
     children.kill_overdue(options.point_timeout_s, timeout_reason);

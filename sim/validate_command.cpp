@@ -4,6 +4,7 @@
 // run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
 // [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
+// With more than one study (no argument: every study with a validate.toml) it ends with one summary table.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,8 +41,8 @@ std::vector<double> point_means(const RunTable& table, const std::string& metric
 std::string failures(const RunTable& table, const std::string& what) {
   for (const auto& row : table.rows) {
     if (row.failed()) {
-      return fmt::format("{} of {} {} runs failed; first: {} seed {}: {}", table.failed(), table.rows.size(), what,
-                         point_label(*table.scenario, row.point), row.seed, row.error);
+      return fmt::format("{} of {} {} runs failed; first: {} seed {}: {}", table.failed(), table.rows.size(),
+                         what, point_label(*table.scenario, row.point), row.seed, row.error);
     }
   }
   return "";
@@ -59,17 +60,22 @@ std::string oversleep_note(const std::vector<RunTable>& passes) {
     }
   }
   if (means.empty()) return "";
-  return fmt::format("oversleep of the real runs' sleeps: median over runs of the mean {:.0f} µs, worst {:.2f} ms",
-                     stats::quantile(means, 0.5) * 1e6, worst * 1e3);
+  return fmt::format(
+      "oversleep of the real runs' sleeps: median over runs of the mean {:.0f} µs, worst {:.2f} ms",
+      stats::quantile(means, 0.5) * 1e6, worst * 1e3);
 }
 
 struct StudyOutcome {
-  int status = 0;
+  StudyOutcome(int status, std::optional<ValidationReport> report = {}, std::string problem = {})
+      : status(status), report(std::move(report)), problem(std::move(problem)) {}
+  int status;
   std::optional<ValidationReport> report;
+  std::string problem;  // why there is no report, or that runs failed
 };
 
 // The report's skeleton: the scenario's points, no values yet.
-ValidationInput skeleton(const Scenario& scenario, const ValidateSpec& spec, std::vector<std::string> metrics) {
+ValidationInput skeleton(const Scenario& scenario, const ValidateSpec& spec,
+                         std::vector<std::string> metrics) {
   ValidationInput input;
   input.scenario = scenario.name;
   input.column_names = scenario.param_columns;
@@ -84,7 +90,8 @@ ValidationInput skeleton(const Scenario& scenario, const ValidateSpec& spec, std
   return input;
 }
 
-// Runs `scenario` R times, one pass over the grid after another; nullopt with the exit status if it could not.
+// Runs `scenario` R times, one pass over the grid after another; nullopt with the exit status if it could
+// not.
 std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int repetitions, int& status) {
   std::vector<RunTable> passes;
   for (int r = 0; r < repetitions; ++r) {
@@ -137,15 +144,17 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
       }
     }
   }
-  input.notes.push_back(fmt::format("{} seeds per point, the same in both engines; real: median of {} spaced "
-                                    "repetitions, its 95% order-statistic interval",
-                                    real->seeds, spec.repetitions));
+  input.notes.push_back(
+      fmt::format("{} seeds per point, the same in both engines; real: median of {} spaced "
+                  "repetitions, its 95% order-statistic interval",
+                  real->seeds, spec.repetitions));
   for (const auto& [key, value] : spec.calibration) {
     std::string shown = value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
                             ? value.substr(1, value.size() - 2)
                             : value;
-    input.notes.push_back("calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
-                          (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+    input.notes.push_back(
+        "calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
+        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
   }
   if (auto note = failures(*sim_table, "sim"); !note.empty()) {
     input.notes.push_back(note);
@@ -182,11 +191,13 @@ StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, Valida
       input.points[p].sim.push_back(models[p].empty() ? NAN : stats::quantile(models[p], 0.5));
   }
   std::vector<std::string> pairs;
-  for (const auto& pair : spec.pairs) pairs.push_back(pair.name + ": " + pair.model + " against " + pair.real);
-  input.notes.push_back(fmt::format("same run: the model replays each real run ({} engine, {} passes); "
-                                    "sim = the model's median over the passes, real = the real median with its "
-                                    "95% order-statistic interval; {}",
-                                    engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
+  for (const auto& pair : spec.pairs)
+    pairs.push_back(pair.name + ": " + pair.model + " against " + pair.real);
+  input.notes.push_back(
+      fmt::format("same run: the model replays each real run ({} engine, {} passes); "
+                  "sim = the model's median over the passes, real = the real median with its "
+                  "95% order-statistic interval; {}",
+                  engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
   return {0, {}};
 }
 
@@ -225,6 +236,7 @@ StudyOutcome validate_study(const std::string& study, bool quick, const std::vec
       failed_runs = true;
     }
   }
+  std::string problem = failed_runs ? "some runs failed (see its notes)" : "";
   double load[1] = {0};
   getloadavg(load, 1);
   input.notes.push_back(fmt::format("wall time {:.0f} s, load average at the end {:.2f} on {} cores",
@@ -232,10 +244,10 @@ StudyOutcome validate_study(const std::string& study, bool quick, const std::vec
   auto report = make_validation_report(std::move(input));
   if (!report.ok()) {
     std::fprintf(stderr, "perflab: %s\n", report.status().message().c_str());
-    return {kExitFailedRuns, {}};
+    return {kExitFailedRuns, {}, report.status().message()};
   }
   int status = report->held() && !failed_runs ? 0 : kExitFailedRuns;
-  return {status, std::move(report).value()};
+  return {status, std::move(report).value(), problem};
 }
 
 }  // namespace
@@ -264,10 +276,12 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     if (ec) return fail_input(out + ": cannot create the output folder: " + ec.message());
   }
   int status = 0;
+  std::vector<StudyValidation> summary;
   for (const auto& name : chosen) {
     StudyOutcome outcome = validate_study(name, quick, overrides);
     if (outcome.status == kExitBadInput || outcome.status == kExitInterrupted) return outcome.status;
     status = std::max(status, outcome.status);
+    summary.push_back({name, outcome.report, outcome.problem});
     if (!outcome.report) continue;
     std::cout << validation_markdown(*outcome.report) << "\n";
     std::cout.flush();
@@ -278,6 +292,14 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
         auto written = write_file(stem.string() + suffix, text);
         if (!written.ok()) return fail_input(written.message());
       }
+    }
+  }
+  if (summary.size() > 1) {
+    std::string text = validation_summary(summary);
+    std::cout << text;
+    if (!out.empty()) {
+      auto written = write_file((fs::path(out) / "validate-summary.md").string(), text);
+      if (!written.ok()) return fail_input(written.message());
     }
   }
   return status;

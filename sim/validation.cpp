@@ -51,14 +51,15 @@ Result<std::vector<size_t>> matching(const ValidationInput& input, const std::st
   auto eq = selector.find('=');
   column = eq == std::string::npos ? -1 : column_index(input.column_names, selector.substr(0, eq));
   if (column < 0) {
-    return Status::Error("[validate] ratio \"" + selector +
-                         "\": expected COLUMN=VALUE with COLUMN one of " + join(input.column_names));
+    return Status::Error("[validate] ratio \"" + selector + "\": expected COLUMN=VALUE with COLUMN one of " +
+                         join(input.column_names));
   }
   std::vector<size_t> points;
   for (size_t p = 0; p < input.points.size(); ++p) {
     if (input.points[p].labels[static_cast<size_t>(column)] == selector.substr(eq + 1)) points.push_back(p);
   }
-  if (points.empty()) return Status::Error("[validate] ratio \"" + selector + "\" matches no point of the grid");
+  if (points.empty())
+    return Status::Error("[validate] ratio \"" + selector + "\" matches no point of the grid");
   return points;
 }
 
@@ -91,7 +92,9 @@ Result<std::vector<RatioResult>> ratios_of(const ValidationInput& input, const R
   return out;
 }
 
-std::string fixed(double value, int digits) { return fmt::format("{:.{}f}", value, digits); }
+std::string fixed(double value, int digits) {
+  return fmt::format("{:.{}f}", value, digits);
+}
 
 // The columns whose value changes across the points (the table's); the others are said once.
 std::vector<size_t> varying_columns(const ValidationInput& in) {
@@ -122,7 +125,8 @@ MedianInterval median_interval(std::vector<double> xs) {
   std::sort(xs.begin(), xs.end());
   const int n = static_cast<int>(xs.size());
   if (n == 0) return {NAN, NAN, NAN};
-  double median = n % 2 == 1 ? xs[static_cast<size_t>(n / 2)] : (xs[static_cast<size_t>(n / 2 - 1)] + xs[static_cast<size_t>(n / 2)]) / 2;
+  double median = n % 2 == 1 ? xs[static_cast<size_t>(n / 2)]
+                             : (xs[static_cast<size_t>(n / 2 - 1)] + xs[static_cast<size_t>(n / 2)]) / 2;
   // The largest k with P(X < k) <= 2.5%: [x_(k), x_(n+1-k)] (1-based) covers the median with >= 95%;
   // at least k = 1, [min, max], when no k does.
   int k = 1;
@@ -157,8 +161,9 @@ Result<ValidationReport> make_validation_report(ValidationInput input) {
       PointError e;
       e.sim = point.sim[m];
       if (point.real[m].empty() || !(e.sim > 0)) {
-        return Status::Error(input.scenario + ": " + metric.metric + " at " + join(point.labels) +
-                             (point.real[m].empty() ? " has no successful real run" : " is not positive in the sim"));
+        return Status::Error(
+            input.scenario + ": " + metric.metric + " at " + join(point.labels) +
+            (point.real[m].empty() ? " has no successful real run" : " is not positive in the sim"));
       }
       auto interval = median_interval(point.real[m]);
       e.real_median = interval.median;
@@ -185,8 +190,8 @@ Result<ValidationReport> make_validation_report(ValidationInput input) {
     criterion("mean abs ln(real/sim)", metric.mean_abs_log, "<=", bounds.mean_abs_log);
     criterion("max abs ln(real/sim)", metric.max_abs_log, "<=", bounds.max_abs_log);
     for (const auto& r : metric.ratios) {
-      criterion("ratio " + r.name.substr(r.name.find(": ") + 2) + ": abs(real/sim - 1)", std::abs(r.difference()),
-                "<=", bounds.ratio_tolerance);
+      criterion("ratio " + r.name.substr(r.name.find(": ") + 2) + ": abs(real/sim - 1)",
+                std::abs(r.difference()), "<=", bounds.ratio_tolerance);
     }
     // ρ says nothing about a metric that does not vary (a count fixed by the grid): judged only when it does.
     if (!std::isnan(metric.spearman)) criterion("Spearman rho", metric.spearman, ">=", bounds.spearman);
@@ -228,11 +233,39 @@ std::string validation_markdown(const ValidationReport& report) {
              fmt::format("{:.3f}", r.real) + " (" + fmt::format("{:+.1f}%", 100 * r.difference()) + ")\n";
     }
     if (!m.ratios.empty()) out += "\n";
-    for (const auto& c : m.criteria) verdict.add({c.name, fixed(c.value, 4), c.bound, c.held ? "yes" : "**no**"});
+    for (const auto& c : m.criteria)
+      verdict.add({c.name, fixed(c.value, 4), c.bound, c.held ? "yes" : "**no**"});
     out += verdict.str() + "\n";
   }
-  out += std::string("Verdict: ") + (report.held() ? "every criterion held" : "**a criterion failed**") + "\n";
+  out +=
+      std::string("Verdict: ") + (report.held() ? "every criterion held" : "**a criterion failed**") + "\n";
   return out;
+}
+
+std::string validation_summary(const std::vector<StudyValidation>& studies) {
+  MarkdownTable table({"study", "points", "metric", "mean abs ln", "max abs ln", "headline ratio sim / real",
+                       "Spearman rho", "verdict"},
+                      "lrlrrrrl");
+  for (const auto& study : studies) {
+    if (!study.report) {
+      table.add({study.study, "", "", "", "", "", "", "**could not run**: " + study.problem});
+      continue;
+    }
+    for (const auto& m : study.report->metrics) {
+      std::vector<std::string> failed;
+      for (const auto& c : m.criteria) {
+        if (!c.held) failed.push_back(c.name);
+      }
+      std::string verdict = failed.empty() ? "held" : "**failed**: " + join(failed);
+      if (!study.problem.empty()) verdict += (failed.empty() ? "; but " : "; ") + study.problem;
+      std::string ratio =
+          m.ratios.empty() ? "" : fmt::format("{:.3f} / {:.3f}", m.ratios[0].sim, m.ratios[0].real);
+      table.add({study.study, std::to_string(m.points.size()), m.metric, fixed(m.mean_abs_log, 4),
+                 fixed(m.max_abs_log, 4), ratio, std::isnan(m.spearman) ? "n/a" : fixed(m.spearman, 3),
+                 verdict});
+    }
+  }
+  return "### perflab validate: every study\n\n" + table.str();
 }
 
 std::string validation_csv(const ValidationReport& report) {
@@ -245,7 +278,8 @@ std::string validation_csv(const ValidationReport& report) {
       const auto& e = m.points[p];
       for (const auto& value : in.points[p].columns) out += csv_field(value) + ",";
       out += csv_field(m.metric);
-      for (double v : {e.sim, e.real_median, e.real_low, e.real_high, e.log_error}) out += "," + format_number(v);
+      for (double v : {e.sim, e.real_median, e.real_low, e.real_high, e.log_error})
+        out += "," + format_number(v);
       out += "\n";
     }
   }

@@ -14,8 +14,8 @@
 namespace perflab {
 
 struct ValidationCriteria {
-  double mean_abs_log = 0.05;   // mean |ln(real / sim)| over the points at most this
-  double max_abs_log = 0.10;    // worst point at most this
+  double mean_abs_log = 0.05;     // mean |ln(real / sim)| over the points at most this
+  double max_abs_log = 0.10;      // worst point at most this
   double ratio_tolerance = 0.05;  // each headline ratio: |real ratio / sim ratio - 1| at most this
   double spearman = 0.95;         // the points rank alike: Spearman's ρ at least this
 };
@@ -50,9 +50,9 @@ struct ValidateSpec {
 
 // One grid point's values, as validate collected them.
 struct ValidationPoint {
-  std::vector<std::string> columns;  // the point's parameter values (as the CSV writes them)
-  std::vector<std::string> labels;   // as the scenario spells them (for tables and ratio matching)
-  std::vector<double> sim;           // per metric
+  std::vector<std::string> columns;       // the point's parameter values (as the CSV writes them)
+  std::vector<std::string> labels;        // as the scenario spells them (for tables and ratio matching)
+  std::vector<double> sim;                // per metric
   std::vector<std::vector<double>> real;  // per metric: one value per real repetition
 };
 
@@ -109,6 +109,17 @@ MedianInterval median_interval(std::vector<double> xs);
 double spearman_rho(const std::vector<double>& x, const std::vector<double>& y);
 
 std::string validation_markdown(const ValidationReport& report);
+
+// One study of `perflab validate`'s closing summary: its report, or why it has none; `problem` also
+// names failed runs of a study that has a report.
+struct StudyValidation {
+  std::string study;
+  std::optional<ValidationReport> report;
+  std::string problem;
+};
+// One row per study and metric: points, mean and max |ln(real/sim)|, the first headline ratio in sim and
+// real, Spearman's ρ and the verdict ("held", the criteria that failed, or why it could not run).
+std::string validation_summary(const std::vector<StudyValidation>& studies);
 // One row per point and metric: the point's parameter columns, metric, sim, real_median, real_low,
 // real_high, log_error.
 std::string validation_csv(const ValidationReport& report);

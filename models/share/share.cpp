@@ -19,6 +19,7 @@ Share::Share(DownloadNode& node, int shnum, RemoteBucket& bucket, EventualQueue&
   const VerifyCap& cap = node.cap();
   Sizes guess = node.calculate_sizes(node.guessed_segment_size());
   guessed_offsets_ = share_offsets(guess, cap.size, cap.needed_shares, num_share_hashes(cap.total_shares));
+  bucket_.set_error_handler([this](const std::string& why) { got_error(why); });
 }
 
 int Share::get_block(uint64_t segnum, Observer observer) {
@@ -332,6 +333,11 @@ void Share::got_data(uint64_t start, uint64_t length, std::string data) {
   received_.add(start, std::move(data));
   if (got < length) unavailable_.add(start + got, length - got);
 }
+
+// share.py:807 _got_error: a failed read (each of a lost server's outstanding calls errbacks) abandons the
+// share; its observers hear DEAD and the fetcher moves on to another share. _trigger_loop follows, but
+// finds the share dead (share.py:818).
+void Share::got_error(const std::string& why) { fail("error requesting data: " + why); }
 
 // share.py:823 _fail
 void Share::fail(const std::string& why) {

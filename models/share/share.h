@@ -44,12 +44,24 @@ inline const EnumNames<LoopPolicy> kLoopPolicyNames{
 
 enum class BlockState { kComplete, kCorrupt, kDead, kBadSegnum };
 
-// A server's bucket for one share: read(start, length) answers with the bytes, short past the end.
+// A server's bucket for one share: read(start, length) answers with the bytes, short past the end. A call
+// that fails instead (the connection to the server lost: Foolscap's DeadReferenceError) errbacks through
+// failed(): the Share sets the handler to its _got_error. Transports that cannot lose a call never call it.
 class RemoteBucket {
  public:
   virtual ~RemoteBucket() = default;
   virtual void read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) = 0;
   virtual void readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) = 0;
+  void set_error_handler(std::function<void(const std::string&)> handler) { on_error_ = std::move(handler); }
+
+ protected:
+  // One call's errback: `why` the call failed.
+  void failed(const std::string& why) {
+    if (on_error_) on_error_(why);
+  }
+
+ private:
+  std::function<void(const std::string&)> on_error_;
 };
 
 // What one loop() pass did, for CPU charging and the timeline.
@@ -119,6 +131,7 @@ class Share {
   Desire desire();
   size_t send_requests(const Spans& desired);
   void got_data(uint64_t start, uint64_t length, std::string data);
+  void got_error(const std::string& why);
   void fail(const std::string& why);
   void call() { ops_.add(1); }  // one step of the loop machinery (op_counter.h)
   void log_dump(std::initializer_list<const Spans*> spans);

@@ -2,10 +2,13 @@
 index, which plots its page draws, and how reference.csv (PR #4581's table) lines up with our columns:
 the PR's "before" is our scan strategy (OkHttp 3.12), its "after" our counter (the PR)."""
 
+# The scenario whose summary headline() reads (the one file `perflab history` follows through git).
+HEADLINE = "dispatcher-enqueue-burst"
+
 
 def headline(results, reference):
     import pandas as pd
-    frame = pd.read_csv(results / "dispatcher-enqueue-burst.summary.csv")
+    frame = pd.read_csv(results / f"{HEADLINE}.summary.csv")
     at = frame[frame["n"] == 64000].set_index("strategy")["seconds_mean"]
     pr = reference.set_index("n").loc[64000]
     return {"finding": f"PR #4581's enqueue benchmark at n = 64,000: scan {at['scan']:.3g} s, counter "

@@ -2,10 +2,13 @@
 which plots its page draws, and how reference.csv (NuProcess #117's observations) lines up with our
 columns."""
 
+# The scenario whose summary headline() reads (the one file `perflab history` follows through git).
+HEADLINE = "pipe-git-clone"
+
 
 def headline(results, reference):
     import pandas as pd
-    frame = pd.read_csv(results / "pipe-git-clone.summary.csv")
+    frame = pd.read_csv(results / f"{HEADLINE}.summary.csv")
     tick = frame[frame["mechanism"] == "poll-tick"].set_index("case")["throughput_mib_s_mean"]
     seed = reference.set_index("case")["throughput_mib_s"]
     return {"finding": f"Git for Windows' poll sleeping to the next 15.625 ms tick explains NuProcess 2.0.1's "

@@ -1,10 +1,13 @@
 """The prefetch study on the results site (analysis/python/perflab_site): its headline line for the index,
 which plots its page draws, and how reference.csv (PR #721's table) lines up with our columns."""
 
+# The scenario whose summary headline() reads (the one file `perflab history` follows through git).
+HEADLINE = "prefetch-jgit-clone"
+
 
 def _summary(results):
     import pandas as pd
-    return pd.read_csv(results / "prefetch-jgit-clone.summary.csv").set_index("prefetch_depth")
+    return pd.read_csv(results / f"{HEADLINE}.summary.csv").set_index("prefetch_depth")
 
 
 def headline(results, reference):

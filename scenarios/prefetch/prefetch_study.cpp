@@ -99,10 +99,7 @@ const MetricBindings<RealJobResult>& real_metrics() {
     bind_job_counts(m, [](const R& r) -> const JobResult& { return r.job; });
     m.seconds(
         "duration_s", [](const R& r) { return r.job.duration_s; }, "wall-clock job duration (real engine)");
-    m.count("sleeps", &R::sleeps, "sleeps on a deadline in the future (both processes)");
-    m.seconds("oversleep_mean_s", &R::oversleep_mean_s, "mean lateness of those sleeps' wake-ups");
-    m.seconds("oversleep_max_s", &R::oversleep_max_s, "largest lateness of a wake-up");
-    m.count("realtime", &R::realtime, "1 if the run's processes got real-time scheduling (SCHED_FIFO)");
+    bind_oversleep(m, "sleeps on a deadline in the future (both processes)");
     return m;
   }();
   return metrics;

@@ -1,56 +1,16 @@
-// See real_protocol.h. Integers travel in the host's byte order: both ends are processes of one machine.
+// See real_protocol.h. The byte layout is sim/real/wire_codec.h's.
 #include "scenarios/prefetch/real_protocol.h"
 
 #include <cstring>
 
+#include "sim/real/wire_codec.h"
+
 namespace perflab::prefetch_study {
 namespace {
 
-class Writer {
- public:
-  template <typename T>
-  Writer& put(T value) {
-    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
-    return *this;
-  }
-  Writer& put_bytes(const std::string& bytes) {
-    put(static_cast<std::uint64_t>(bytes.size()));
-    out_ += bytes;
-    return *this;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& in) : in_(in) {}
-  template <typename T>
-  bool get(T& value) {
-    if (in_.size() - offset_ < sizeof value) return false;
-    std::memcpy(&value, in_.data() + offset_, sizeof value);
-    offset_ += sizeof value;
-    return true;
-  }
-  bool get_bytes(std::string& bytes) {
-    std::uint64_t size = 0;
-    if (!get(size) || in_.size() - offset_ < size) return false;
-    bytes.assign(in_, offset_, size);
-    offset_ += size;
-    return true;
-  }
-  bool done() const { return offset_ == in_.size(); }
-
- private:
-  const std::string& in_;
-  std::size_t offset_ = 0;
-};
-
-Status malformed(const char* what) {
-  return Status::Error(std::string("malformed ") + what + " message from the peer");
-}
+using real::malformed;
+using real::Reader;
+using real::Writer;
 
 }  // namespace
 
@@ -94,13 +54,12 @@ Result<std::vector<prefetch::SentClass>> decode_classes(const std::string& paylo
   return classes;
 }
 
-std::string encode_index(std::uint32_t index) { return Writer().put(index).take(); }
+std::string encode_index(std::uint32_t index) {
+  return real::encode_number(index);
+}
 
 Result<std::uint32_t> decode_index(const std::string& payload) {
-  Reader r(payload);
-  std::uint32_t index = 0;
-  if (!r.get(index) || !r.done()) return malformed("JAR index");
-  return index;
+  return real::decode_number(payload, "JAR index");
 }
 
 std::string encode_report(const ControllerReport& report) {

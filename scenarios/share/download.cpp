@@ -334,14 +334,7 @@ Result<DownloadResult> run_download(const RunContext& context) {
     };
     download.start();
     reactor.run(download);
-    const auto& result = download.result();
-    if (!result.error.empty()) {
-      stall = result.error;
-    } else if (!result.done) {
-      stall = "the download stalled: no loop queued and no read in flight";
-    } else if (result.bytes != file.cap.size || result.crypttext_hash != file.crypttext_hash) {
-      stall = "the downloaded bytes differ from the file";
-    }
+    stall = download_failure(download.result(), file);
     totals.done_at = SimWorld::now();
     reactor.client_box()->set_receiver(nullptr);
   });

@@ -2,10 +2,13 @@
 which plots its page draws, and how reference.csv (ticket #1268's numbers; #1545's rows belong to the
 share-1545 scenario) lines up with our columns (the ticket ran Tahoe 1.9, our cpu = "tahoe-1.9" rows)."""
 
+# The scenario whose summary headline() reads (the one file `perflab history` follows through git).
+HEADLINE = "share-download-12mib"
+
 
 def headline(results, reference):
     import pandas as pd
-    frame = pd.read_csv(results / "share-download-12mib.summary.csv")
+    frame = pd.read_csv(results / f"{HEADLINE}.summary.csv")
     ours = frame[frame["cpu"] == "tahoe-1.9"].set_index("loop")
     ticket = reference[reference["ticket"] == 1268].set_index("loop")
     calls = ours["loop_calls_mean"]

@@ -9,33 +9,34 @@
 #include "models/share/content.h"
 
 namespace perflab::share_study {
+namespace {
+
+// The shares' counters both engines report, bound through `shares` (the ShareStats inside the result).
+// Exact: counts, compared seed by seed.
+template <class R, class Shares>
+void bind_share_counts(MetricBindings<R>& m, Shares shares) {
+  const auto count = [shares](auto member) {
+    return [shares, member](const R& r) { return shares(r).*member; };
+  };
+  using S = share::ShareStats;
+  m.count("loop_calls", count(&S::loop_calls), "Share.loop() passes run").exactly();
+  m.count("wasted_loops", count(&S::wasted_loops),
+          "loop() passes that found nothing new (retired, consumed and asked nothing)")
+      .exactly();
+  m.count("desire_calls", count(&S::desire_calls), "desire() bitmap computations").exactly();
+  m.count("reads", count(&S::reads), "byte ranges asked of the servers").exactly();
+  m.count("remote_calls", count(&S::remote_calls), "read()/readv() remote calls sent").exactly();
+  m.bytes("bytes_read", count(&S::bytes_read), "bytes the servers returned").exactly();
+  m.count("span_ops", count(&S::span_ops), "span and hash-tree operations counted in loop()").exactly();
+}
+
+}  // namespace
+
 const MetricBindings<DownloadResult>& sim_metrics() {
   static const MetricBindings<DownloadResult> metrics = [] {
     using R = DownloadResult;
     MetricBindings<R> m;
-    m.count(
-         "loop_calls", [](const R& r) { return r.shares.loop_calls; }, "Share.loop() passes run")
-        .exactly();
-    m.count(
-         "wasted_loops", [](const R& r) { return r.shares.wasted_loops; },
-         "loop() passes that found nothing new (retired, consumed and asked nothing)")
-        .exactly();
-    m.count(
-         "desire_calls", [](const R& r) { return r.shares.desire_calls; }, "desire() bitmap computations")
-        .exactly();
-    m.count(
-         "reads", [](const R& r) { return r.shares.reads; }, "byte ranges asked of the servers")
-        .exactly();
-    m.count(
-         "remote_calls", [](const R& r) { return r.shares.remote_calls; }, "read()/readv() remote calls sent")
-        .exactly();
-    m.bytes(
-         "bytes_read", [](const R& r) { return r.shares.bytes_read; }, "bytes the servers returned")
-        .exactly();
-    m.count(
-         "span_ops", [](const R& r) { return r.shares.span_ops; },
-         "span and hash-tree operations counted in loop()")
-        .exactly();
+    bind_share_counts(m, [](const R& r) -> const share::ShareStats& { return r.shares; });
     m.seconds(
         "cpu_s", [](const R& r) { return r.totals.cpu_s; }, "simulated CPU spent in loop()");
     m.seconds(
@@ -54,6 +55,20 @@ const MetricBindings<DownloadResult>& sim_metrics() {
     m.seconds(
         "duration_s", [](const R& r) { return r.totals.done_at; },
         "simulated time from the first DYHB query to the last segment delivered");
+    return m;
+  }();
+  return metrics;
+}
+
+const MetricBindings<RealDownloadResult>& real_metrics() {
+  static const MetricBindings<RealDownloadResult> metrics = [] {
+    using R = RealDownloadResult;
+    MetricBindings<R> m;
+    bind_share_counts(m, [](const R& r) -> const share::ShareStats& { return r.shares; });
+    m.seconds("duration_s", &R::duration_s,
+              "wall-clock time from the first DYHB query to the last segment delivered (real engine)");
+    m.count("dead_shares", &R::dead_shares, "shares abandoned because their server's connection was lost");
+    bind_oversleep(m, "timer waits on a due time in the future (both processes' event loops)");
     return m;
   }();
   return metrics;
@@ -146,7 +161,7 @@ const Knobs<ShareOptions>& knobs() {
     k.choice("cpu", &O::cpu, kCpuCalibrationNames,
              "calibration of the CPU costs (span operation, decoded byte, remote call): tahoe-1.9 (from the "
              "figures of #1268 and #1545) or measured (this C++ model's loop and decode, the real Foolscap's "
-             "calls, on this machine)");
+             "calls, on this machine). The real engine spends its own CPU: measured only, costs left at -1");
     k.real("ns_per_op", &O::ns_per_op, "CPU per counted span operation, ns (-1: the cpu calibration's)")
         .at_least(-1);
     k.real("decode_ns_per_byte", &O::decode_ns_per_byte,
@@ -173,6 +188,14 @@ const Knobs<ShareOptions>& knobs() {
     return k;
   }();
   return knobs;
+}
+
+std::string download_failure(const share::DownloadResult& result, const share::EncodedFile& file) {
+  if (!result.error.empty()) return result.error;
+  if (!result.done) return "the download stalled: no loop queued and no read in flight";
+  if (result.bytes != file.cap.size || result.crypttext_hash != file.crypttext_hash)
+    return "the downloaded bytes differ from the file";
+  return "";
 }
 
 Status complete_file_size(Params& params) {
@@ -219,6 +242,7 @@ Study share_study() {
   study.prepare_reads = kFileParams;
   bind_sim(study, sim_metrics(), run_download);
   bind_micro(study, micro_metrics(), setup_calibration);
+  bind_real(study, real_metrics(), run_real_download);
   study.headline_report = headline_report;
   return study;
 }

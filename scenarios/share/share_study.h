@@ -1,14 +1,17 @@
 // The `share` study's pieces, registered together in share_study.cpp: the knobs and what they set, the
-// download on SimGrid (download.cpp), the micro-engine calibration of the span-operation cost
-// (calibrate.cpp), the ticket-shaped headline report (share_report.cpp) and the shares every run of a grid
-// point reads (encoded once per point, before the runs are forked).
+// download on SimGrid (download.cpp), the same download in real time (real_download.cpp), the micro-engine
+// calibration of the span-operation cost (calibrate.cpp), the ticket-shaped headline report
+// (share_report.cpp) and the shares every run of a grid point reads (encoded once per point, before the runs
+// are forked).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "models/common/enum_names.h"
+#include "models/share/fetcher.h"
 #include "models/share/layout.h"
 #include "models/share/share.h"
 #include "sim/knobs.h"
@@ -81,6 +84,27 @@ struct DownloadResult {
   Totals totals;
 };
 
+// What a real-engine download measures: the shares' counters, the wall-clock duration, the shares that
+// died (their server lost), and how late the event loops' timers woke (sim/real/).
+struct RealDownloadResult {
+  share::ShareStats shares;
+  double duration_s = 0;
+  uint64_t dead_shares = 0;
+  uint64_t sleeps = 0;
+  double oversleep_mean_s = 0;
+  double oversleep_max_s = 0;
+  bool realtime = false;
+};
+
+// Real engine: the named streams of the links' latency draws, one per server and direction (sim/seeding.h),
+// suffixed ".<server>".
+constexpr std::string_view kRequestLatencyStream = "share.real.request_latency";
+constexpr std::string_view kReplyLatencyStream = "share.real.reply_latency";
+
+// Why a download that ended is not a success (it failed, stalled, or delivered other bytes than the
+// file's); empty for a success. Both engines judge their downloads by it.
+std::string download_failure(const share::DownloadResult& result, const share::EncodedFile& file);
+
 // What a calibration workload measures from its median time.
 struct CalibrationReport {
   double seconds = 0;
@@ -93,8 +117,10 @@ struct CalibrationReport {
 // The study's metrics of each engine, each bound to the member that carries it.
 const MetricBindings<DownloadResult>& sim_metrics();
 const MetricBindings<CalibrationReport>& micro_metrics();
+const MetricBindings<RealDownloadResult>& real_metrics();
 
 Result<DownloadResult> run_download(const RunContext& context);
+Result<RealDownloadResult> run_real_download(const RunContext& context);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
 std::string headline_report(const RunTable& table);
 

@@ -96,7 +96,7 @@ Result<Listener> listen_loopback() {
   sockaddr_in address = loopback_address(0);
   if (bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
     return os_error("bind 127.0.0.1");
-  if (listen(fd.get(), 1) != 0) return os_error("listen");
+  if (listen(fd.get(), SOMAXCONN) != 0) return os_error("listen");  // several peers may connect at once
   socklen_t length = sizeof address;
   if (getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0)
     return os_error("getsockname");
@@ -142,12 +142,7 @@ Status send_frame(int fd, const Frame& frame) {
   return Status::OK();
 }
 
-Result<std::optional<Frame>> receive_frame(int fd, int idle_timeout_ms) {
-  char header[Frame::kHeaderBytes];
-  auto got = read_exactly(fd, header, sizeof header, idle_timeout_ms);
-  if (!got.ok()) return got.status();
-  if (*got == 0) return std::optional<Frame>();
-  if (*got < sizeof header) return Status::Error("the peer closed the connection inside a frame header");
+Result<std::pair<Frame, std::uint64_t>> decode_frame_header(const char* header) {
   const char* in = header;
   Frame frame;
   frame.kind = take<std::uint32_t>(in);
@@ -155,6 +150,18 @@ Result<std::optional<Frame>> receive_frame(int fd, int idle_timeout_ms) {
   frame.due_ns = take<std::int64_t>(in);
   auto size = take<std::uint64_t>(in);
   if (size > kMaxPayloadBytes) return Status::Error("corrupt frame: payload of " + std::to_string(size) + " bytes");
+  return std::pair{std::move(frame), size};
+}
+
+Result<std::optional<Frame>> receive_frame(int fd, int idle_timeout_ms) {
+  char header[Frame::kHeaderBytes];
+  auto got = read_exactly(fd, header, sizeof header, idle_timeout_ms);
+  if (!got.ok()) return got.status();
+  if (*got == 0) return std::optional<Frame>();
+  if (*got < sizeof header) return Status::Error("the peer closed the connection inside a frame header");
+  auto decoded = decode_frame_header(header);
+  if (!decoded.ok()) return decoded.status();
+  auto [frame, size] = std::move(decoded).value();
   frame.payload.resize(size);
   got = read_exactly(fd, frame.payload.data(), size, idle_timeout_ms);
   if (!got.ok()) return got.status();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "models/common/status.h"
 
@@ -58,6 +59,9 @@ struct Frame {
 };
 
 Status send_frame(int fd, const Frame& frame);
+// A frame's header from its first kHeaderBytes bytes: the frame without its payload, and the payload's size;
+// an error when the size is absurd (a corrupt stream).
+Result<std::pair<Frame, std::uint64_t>> decode_frame_header(const char* header);
 // The next frame; nullopt when the peer closed the connection cleanly between frames. An error when
 // nothing arrives for `idle_timeout_ms`, or the connection breaks inside a frame.
 Result<std::optional<Frame>> receive_frame(int fd, int idle_timeout_ms);

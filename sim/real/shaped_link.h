@@ -30,6 +30,8 @@ class ShapedLink {
   Result<std::optional<Frame>> receive(int idle_timeout_ms);
   // Stops both directions: a thread blocked in receive() sees the connection end.
   void shut_down();
+  // The socket, for a receiver that waits on several links at once (frame_inbox.h) instead of receive().
+  int fd() const { return fd_.get(); }
 
  private:
   UniqueFd fd_;

@@ -122,6 +122,12 @@ double student_t_quantile(double p, double dof) {
   return boost::math::quantile(boost::math::students_t_distribution<double, NoThrowPolicy>(dof), p);
 }
 
+double student_t_cdf(double t, double dof) {
+  if (!(dof > 0) || std::isnan(t)) return kNaN;
+  if (std::isinf(t)) return t > 0 ? 1.0 : 0.0;
+  return boost::math::cdf(boost::math::students_t_distribution<double, NoThrowPolicy>(dof), t);
+}
+
 double quantile(std::vector<double> xs, double p) {
   if (xs.empty() || !(p >= 0 && p <= 1)) return kNaN;
   std::sort(xs.begin(), xs.end());

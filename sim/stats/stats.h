@@ -22,6 +22,8 @@ Summary summarize(const std::vector<double>& xs);
 // The p-quantile of Student's t with `dof` degrees of freedom (dof may be fractional);
 // NaN unless 0 < p < 1 and dof > 0.
 double student_t_quantile(double p, double dof);
+// P(T <= t) for Student's t with `dof` degrees of freedom; NaN unless dof > 0 and t is not NaN.
+double student_t_cdf(double t, double dof);
 
 // The p-quantile of the sample with linear interpolation between order statistics (numpy's default,
 // Hyndman-Fan type 7): quantile(xs, 0.5) is the median, quantile(xs, 0.99) the p99.

@@ -1,5 +1,5 @@
 """The results site in a real browser: the site is built from the committed results/ (as `perflab
-reproduce` builds it) into a scratch copy, and every page is opened from the file system in headless
+reproduce` builds it, with `perflab history`'s page from its committed CSV) into a scratch copy, and every page is opened from the file system in headless
 chromium: no console error, every plot drawn with a non-zero size, every link resolving to a file (or an
 anchor on its page), nothing loaded from the network, and a hover over a point showing its value."""
 import pathlib
@@ -21,6 +21,9 @@ def site(tmp_path_factory):
     results = top / "results"
     shutil.copytree(ROOT / "results", results, ignore=shutil.ignore_patterns("*.html", "*.svg"))
     (top / "scenarios").symlink_to(ROOT / "scenarios")  # the pages link ../scenarios/<study>/...
+    # `perflab history`'s page, from its committed CSV, before the site (whose index links it)
+    subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/history.py"), "page",
+                    str(results / "history.csv"), str(results / "history.html")], check=True)
     subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/build_site.py"), str(results),
                     str(ROOT / "scenarios")], check=True)
     return results
@@ -45,6 +48,7 @@ def test_site_has_an_index_and_a_page_per_study(site):
     index = (site / "index.html").read_text()
     for study in studies:
         assert f'href="{study}.html"' in index
+    assert 'href="history.html"' in index and "history.html" in names
 
 
 def local_target(page_url: str, href: str):
@@ -85,7 +89,8 @@ def test_every_page_loads_draws_links_and_hovers(site, driver):
             ActionChains(driver).move_to_element(point).perform()
             tip = driver.find_element(By.ID, "tip")
             assert tip.is_displayed(), f"{page.name}: hovering a point shows nothing"
-            assert re.search(r"mean \S*\d", tip.text), f"{page.name}: the hover says {tip.text!r}"
+            says = r"[0-9a-f]{12} \d{4}-\d\d-\d\d: \S*\d" if page.name == "history.html" else r"mean \S*\d"
+            assert re.search(says, tip.text), f"{page.name}: the hover says {tip.text!r}"
         screenshot(driver, f"site-{page.stem}")
 
 

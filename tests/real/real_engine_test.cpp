@@ -1,15 +1,10 @@
 // The prefetch study's real engine through the perflab binary, as a user runs it: on a small grid it gives
 // the sim's counts where the mechanism makes them independent of timing; a controller that dies makes a
-// failed row with its reason; nothing it forked outlives a run, a timeout or a failure. Wall times are not
-// compared here: that is what `perflab validate` measures.
+// failed row with its reason; nothing it forked outlives a run, a timeout, a failure or Ctrl-C. Wall times
+// are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
-#include <cerrno>
-#include <chrono>
-#include <thread>
-
+#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -41,23 +36,7 @@ std::vector<CsvRow> run_rows(const TempDir& dir, const std::string& engine, cons
   return parse_csv(read_file(out / "s.csv"));
 }
 
-// This test process adopts whatever its descendants leave behind (PR_SET_CHILD_SUBREAPER), so a controller
-// that outlived its agent would be found here. Orphans killed with their parent (PR_SET_PDEATHSIG, delivered
-// asynchronously) are reaped; true when no child is left alive within a second.
-bool no_process_left() {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == -1 && errno == ECHILD) return true;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one still alive: wait
-  }
-  return false;
-}
-
-class RealEngine : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); }
-};
+using RealEngine = AdoptsOrphans;
 
 // Warm JAR cache: no downloads race the class loads, so every count is fixed by the trace and the prefetch.
 TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
@@ -67,8 +46,9 @@ TEST_F(RealEngine, WarmCacheGivesTheSimsCountsExactly) {
   ASSERT_EQ(sim.size(), 3u);
   ASSERT_EQ(real.size(), 3u);
   for (size_t i = 0; i < sim.size(); ++i) {
-    for (const char* metric : {"rpcs", "fetch3_calls", "classes_prefetched", "prefetch_hits", "bytes_prefetched",
-                               "server_classes_loaded", "jar_downloads", "extra_fetches"}) {
+    for (const char* metric :
+         {"rpcs", "fetch3_calls", "classes_prefetched", "prefetch_hits", "bytes_prefetched",
+          "server_classes_loaded", "jar_downloads", "extra_fetches"}) {
       EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
     }
     EXPECT_GT(std::stod(real[i]["sleeps"]), 0);
@@ -90,7 +70,8 @@ TEST_F(RealEngine, ColdCacheGivesTheSimsTimingIndependentCounts) {
          {"fetch3_calls", "classes_prefetched", "prefetch_hits", "server_classes_loaded", "jar_downloads"}) {
       EXPECT_EQ(real[i][metric], sim[i][metric]) << metric << " at depth " << sim[i]["prefetch_depth"];
     }
-    EXPECT_EQ(std::stod(real[i]["rpcs"]), std::stod(real[i]["fetch3_calls"]) + std::stod(real[i]["extra_fetches"]));
+    EXPECT_EQ(std::stod(real[i]["rpcs"]),
+              std::stod(real[i]["fetch3_calls"]) + std::stod(real[i]["extra_fetches"]));
   }
   EXPECT_TRUE(no_process_left());
 }
@@ -102,7 +83,8 @@ TEST_F(RealEngine, AControllerThatDiesMidRunMakesAFailedRowWithItsReason) {
   EXPECT_EQ(status, 1);
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) {
-    EXPECT_NE(row.at("error").find("controller process killed by signal 9"), std::string::npos) << row.at("error");
+    EXPECT_NE(row.at("error").find("controller process killed by signal 9"), std::string::npos)
+        << row.at("error");
   }
   EXPECT_TRUE(no_process_left());
 }
@@ -112,12 +94,26 @@ TEST_F(RealEngine, ATimedOutRunLeavesNoProcessBehind) {
   write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
   auto r = run_perflab("run " + (dir / "slow.toml").string() +
                        " --set 'params.rpc_delay=\"constant(50ms)\"' --set 'sweep.prefetch_depth=[0]' "
-                       "--point-timeout 1s --out " + (dir / "out").string());
+                       "--point-timeout 1s --out " +
+                       (dir / "out").string());
   EXPECT_EQ(r.status, 1) << r.err;
   auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_NE(rows[0].at("error").find("timed out"), std::string::npos) << rows[0].at("error");
   EXPECT_TRUE(no_process_left());
+}
+
+// Ctrl-C in a terminal signals the whole foreground process group: perflab, the run it forked, the agent
+// and the controller process. perflab exits as interrupted and leaves no process behind.
+TEST_F(RealEngine, CtrlCLeavesNoProcessBehind) {
+  TempDir dir;
+  write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
+  // 704 RPCs of 50 ms: the run lasts 35 s.
+  expect_ctrl_c_leaves_no_process(
+      PERFLAB_BINARY,
+      {"run", (dir / "slow.toml").string(), "--set", "params.rpc_delay=\"constant(50ms)\"", "--set",
+       "sweep.prefetch_depth=[0]", "--out", (dir / "out").string()},
+      dir / "err");
 }
 
 TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {

@@ -1,14 +1,15 @@
 // The real engine's transport pieces, on their own: what they guarantee whatever the machine's load.
-#include <gtest/gtest.h>
-#include <sys/socket.h>
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <thread>
 
 #include "sim/real/deadline_sleeper.h"
+#include "sim/real/frame_inbox.h"
 #include "sim/real/loopback_socket.h"
 #include "sim/real/peer_process.h"
 #include "sim/real/shaped_link.h"
@@ -34,9 +35,9 @@ TEST(DeadlineSleeper, NeverWakesBeforeTheDeadlineAndRecordsHowLate) {
 }
 
 TEST(TokenBucket, WithoutBurstSerializesBackToBackMessages) {
-  TokenBucket bucket(1e6, 0);  // 1 MB/s: a byte a microsecond
-  EXPECT_EQ(bucket.take(1000, 0), 1'000'000);       // 1000 bytes: 1 ms
-  EXPECT_EQ(bucket.take(1000, 0), 2'000'000);       // queued behind the first
+  TokenBucket bucket(1e6, 0);                         // 1 MB/s: a byte a microsecond
+  EXPECT_EQ(bucket.take(1000, 0), 1'000'000);         // 1000 bytes: 1 ms
+  EXPECT_EQ(bucket.take(1000, 0), 2'000'000);         // queued behind the first
   EXPECT_EQ(bucket.take(500, 10 * kMs), 10'500'000);  // idle link: starts at once
 }
 
@@ -113,6 +114,72 @@ TEST(ShapedLink, AMessageIsNotSeenBeforeItsLatencyAndTransferTime) {
   // 5 ms of latency and 10,000 bytes at 1 MB/s: 15 ms at the earliest.
   EXPECT_GE(monotonic_ns() - sent, 15 * kMs);
   EXPECT_EQ(receiver_sleeper.stats().sleeps, 1u);
+}
+
+// Two connected sockets: `near` is read by a FrameInbox, `far` written with send_frame.
+struct SocketPair {
+  UniqueFd near, far;
+};
+SocketPair connected_pair() {
+  auto listener = listen_loopback();
+  auto far = connect_loopback(listener->port);
+  auto near = accept_connection(*listener, 5000);
+  EXPECT_TRUE(far.ok() && near.ok());
+  return {std::move(near).value(), std::move(far).value()};
+}
+
+// The reactor's I/O pass: frames from several links due at the same instant come out of one next().
+TEST(FrameInbox, FramesDueTogetherArriveInOnePassAndLaterOnesInTheirOwn) {
+  SocketPair a = connected_pair(), b = connected_pair();
+  auto inbox = FrameInbox::create();
+  ASSERT_TRUE(inbox.ok()) << inbox.status().message();
+  ASSERT_TRUE(inbox.value().add(0, a.near.get()).ok());
+  ASSERT_TRUE(inbox.value().add(1, b.near.get()).ok());
+  const std::int64_t due = monotonic_ns() + 200 * kMs;  // far enough for a loaded machine
+  ASSERT_TRUE(send_frame(a.far.get(), Frame{1, 1, due, "a1"}).ok());
+  ASSERT_TRUE(send_frame(b.far.get(), Frame{1, 2, due, "b1"}).ok());
+  ASSERT_TRUE(send_frame(a.far.get(), Frame{1, 3, due + 50 * kMs, "a2"}).ok());
+
+  auto nothing = inbox.value().next(/*block=*/false, 1000);  // received, but not due yet
+  ASSERT_TRUE(nothing.ok());
+  EXPECT_TRUE(nothing->empty());
+  auto first = inbox.value().next(/*block=*/true, 1000);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_GE(monotonic_ns(), due);
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ((*first)[0].frame->payload, "a1");
+  EXPECT_EQ((*first)[1].frame->payload, "b1");
+  auto second = inbox.value().next(/*block=*/true, 1000);
+  ASSERT_TRUE(second.ok());
+  ASSERT_EQ(second->size(), 1u);
+  EXPECT_EQ((*second)[0].frame->payload, "a2");
+  EXPECT_GE(monotonic_ns(), due + 50 * kMs);
+  EXPECT_LE(inbox.value().oversleep().sleeps, 2u);  // a wake-up per pass that waited
+}
+
+// A link that ends is reported once, after the frames it sent before it ended; a silent inbox times out.
+TEST(FrameInbox, ALinkThatEndsIsReportedAfterItsFramesAndSilenceIsAnError) {
+  SocketPair a = connected_pair();
+  auto inbox = FrameInbox::create();
+  ASSERT_TRUE(inbox.ok());
+  ASSERT_TRUE(inbox.value().add(3, a.near.get()).ok());
+  ASSERT_TRUE(send_frame(a.far.get(), Frame{1, 1, monotonic_ns() + 5 * kMs, "last words"}).ok());
+  a.far.reset();
+  std::vector<Arrival> seen;
+  for (int i = 0; i < 3 && seen.size() < 2; ++i) {
+    auto arrivals = inbox.value().next(/*block=*/true, 1000);
+    ASSERT_TRUE(arrivals.ok()) << arrivals.status().message();
+    seen.insert(seen.end(), arrivals->begin(), arrivals->end());
+  }
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].link, 3);
+  EXPECT_EQ(seen[0].frame->payload, "last words");
+  EXPECT_FALSE(seen[1].frame.has_value());
+  EXPECT_NE(seen[1].ended.find("closed"), std::string::npos) << seen[1].ended;
+
+  auto silent = inbox.value().next(/*block=*/true, 50);
+  ASSERT_FALSE(silent.ok());
+  EXPECT_NE(silent.status().message().find("nothing arrived"), std::string::npos);
 }
 
 TEST(PeerProcess, ReportsHowThePeerEnded) {

@@ -50,8 +50,8 @@ TEST(Validation, SpearmanCountsRanksOnly) {
 
 TEST(Validation, AgreeingTablesMeetTheDefaultCriteria) {
   // Real is 2% slower everywhere: |ln| = ln 1.02 at every point, ratios unchanged.
-  auto report = make_validation_report(
-      synthetic({10, 5, 2}, {{10.2, 10.1, 10.3, 10.2, 10.2}, {5.1, 5.1, 5.0, 5.2, 5.1}, {2.04, 2.04, 2, 2.1, 2.04}}));
+  auto report = make_validation_report(synthetic(
+      {10, 5, 2}, {{10.2, 10.1, 10.3, 10.2, 10.2}, {5.1, 5.1, 5.0, 5.2, 5.1}, {2.04, 2.04, 2, 2.1, 2.04}}));
   ASSERT_TRUE(report.ok()) << report.status().message();
   const MetricReport& m = report->metrics[0];
   EXPECT_NEAR(m.points[0].log_error, std::log(1.02), 1e-12);
@@ -78,8 +78,9 @@ TEST(Validation, OnePointFarOffFailsTheMaximumAndTheRatio) {
   for (const auto& c : m.criteria) {
     if (!c.held) failed.push_back(c.name);
   }
-  EXPECT_EQ(failed, (std::vector<std::string>{"mean abs ln(real/sim)", "max abs ln(real/sim)",
-                                             "ratio prefetch_depth=500 / prefetch_depth=1: abs(real/sim - 1)"}));
+  EXPECT_EQ(failed,
+            (std::vector<std::string>{"mean abs ln(real/sim)", "max abs ln(real/sim)",
+                                      "ratio prefetch_depth=500 / prefetch_depth=1: abs(real/sim - 1)"}));
   EXPECT_NE(validation_markdown(*report).find("**a criterion failed**"), std::string::npos);
 }
 
@@ -101,6 +102,21 @@ TEST(Validation, BadInputIsAnError) {
   auto unmatched = make_validation_report(input);
   ASSERT_FALSE(unmatched.ok());
   EXPECT_NE(unmatched.status().message().find("matches no point"), std::string::npos);
+}
+
+TEST(Validation, SummaryHasARowPerStudyWithItsVerdict) {
+  auto agreeing = make_validation_report(synthetic({10, 5, 2}, {{10}, {5}, {2}}));
+  auto far = make_validation_report(synthetic({10, 5, 2}, {{10}, {5}, {4}}));
+  ASSERT_TRUE(agreeing.ok() && far.ok());
+  std::string summary = validation_summary({{"prefetch", *agreeing, ""},
+                                            {"pipe", *far, ""},
+                                            {"share", std::nullopt, "share at k=3: no successful real run"}});
+  EXPECT_NE(summary.find("| prefetch | 3 | duration_s | 0.0000 | 0.0000 | 2.000 / 2.000 | 1.000 | held |"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("**failed**: mean abs ln(real/sim), max abs ln(real/sim)"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("**could not run**: share at k=3: no successful real run"), std::string::npos);
 }
 
 }  // namespace

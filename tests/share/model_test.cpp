@@ -201,28 +201,78 @@ class SynchronousBucket : public RemoteBucket {
   const std::string& share_;
 };
 
+// A server that goes away after `answers` answers: every later call errbacks (share.py _got_error).
+class DyingBucket : public SynchronousBucket {
+ public:
+  DyingBucket(const std::string& share, int answers) : SynchronousBucket(share), answers_(answers) {}
+  void read(uint64_t start, uint64_t length, std::function<void(std::string)> on_reply) override {
+    if (answers_-- > 0) return SynchronousBucket::read(start, length, std::move(on_reply));
+    failed("DeadReferenceError");
+  }
+  void readv(std::vector<Span> spans, std::function<void(std::vector<std::string>)> on_reply) override {
+    if (answers_-- > 0) return SynchronousBucket::readv(std::move(spans), std::move(on_reply));
+    failed("DeadReferenceError");
+  }
+
+ private:
+  int answers_;
+};
+
+struct SynchronousDownload {
+  DownloadResult result;
+  std::string contents;
+  std::vector<bool> alive;
+  std::vector<uint64_t> reads;
+};
+
+// A download of every share of `file` over synchronous buckets (share `dying`, if any, a DyingBucket that
+// answers `answers` calls), turn after turn until nothing is queued.
+SynchronousDownload download_synchronously(const EncodedFile& file, LoopPolicy policy, int dying = -1,
+                                           int answers = 0) {
+  const std::vector<std::string> stored = file.shares();
+  EventualQueue queue;
+  DownloadNode node(file.cap);
+  std::vector<std::unique_ptr<SynchronousBucket>> buckets;
+  std::vector<std::unique_ptr<Share>> shares;
+  std::vector<Share*> pointers;
+  for (int sh = 0; sh < static_cast<int>(stored.size()); ++sh) {
+    const std::string& share = stored[static_cast<size_t>(sh)];
+    buckets.push_back(sh == dying ? std::make_unique<DyingBucket>(share, answers)
+                                  : std::make_unique<SynchronousBucket>(share));
+    shares.push_back(std::make_unique<Share>(node, sh, *buckets.back(), queue, policy, sh));
+    pointers.push_back(shares.back().get());
+  }
+  Download download(node, pointers, queue);
+  SynchronousDownload out;
+  download.on_data = [&out](const std::string& segment) { out.contents += segment; };
+  download.start();
+  for (int turn = 0; turn < 100000 && !queue.empty(); ++turn) queue.drain_once();
+  out.result = download.result();
+  for (const auto& share : shares) {
+    out.alive.push_back(share->is_alive());
+    out.reads.push_back(share->stats().reads);
+  }
+  return out;
+}
+
 TEST(Loops, CoalescedNeverLosesAWakeUp) {
   EncodedFile file = encode(700 * kKiB + 3, 3, 5, 128 * kKiB);
-  const std::vector<std::string> stored = file.shares();
   for (LoopPolicy policy : {LoopPolicy::kCoalesced, LoopPolicy::kReadv, LoopPolicy::kEager}) {
-    EventualQueue queue;
-    DownloadNode node(file.cap);
-    std::vector<std::unique_ptr<SynchronousBucket>> buckets;
-    std::vector<std::unique_ptr<Share>> shares;
-    std::vector<Share*> pointers;
-    for (int sh = 0; sh < 5; ++sh) {
-      buckets.push_back(std::make_unique<SynchronousBucket>(stored[static_cast<size_t>(sh)]));
-      shares.push_back(std::make_unique<Share>(node, sh, *buckets.back(), queue, policy, sh));
-      pointers.push_back(shares.back().get());
-    }
-    Download download(node, pointers, queue);
-    std::string contents;
-    download.on_data = [&contents](const std::string& segment) { contents += segment; };
-    download.start();
-    for (int turn = 0; turn < 100000 && !queue.empty(); ++turn) queue.drain_once();
-    ASSERT_TRUE(download.result().done) << "policy " << static_cast<int>(policy);
-    EXPECT_EQ(contents, file.contents());
-    EXPECT_EQ(download.result().crypttext_hash, file.crypttext_hash);
+    SynchronousDownload d = download_synchronously(file, policy);
+    ASSERT_TRUE(d.result.done) << "policy " << static_cast<int>(policy);
+    EXPECT_EQ(d.contents, file.contents());
+    EXPECT_EQ(d.result.crypttext_hash, file.crypttext_hash);
+  }
+}
+
+TEST(LostServer, AFailedCallKillsTheShareAndTheFetcherTakesTheNextOne) {
+  EncodedFile file = encode(700 * kKiB + 3, 3, 5, 128 * kKiB);
+  for (LoopPolicy policy : {LoopPolicy::kCoalesced, LoopPolicy::kReadv, LoopPolicy::kEager}) {
+    SynchronousDownload d = download_synchronously(file, policy, /*dying=*/1, /*answers=*/4);
+    ASSERT_TRUE(d.result.done) << d.result.error;
+    EXPECT_EQ(d.contents, file.contents());
+    EXPECT_FALSE(d.alive[1]);
+    EXPECT_GT(d.reads[3], 0u);  // the next share by round-trip time stood in
   }
 }
 

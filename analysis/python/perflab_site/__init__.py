@@ -13,8 +13,10 @@ def build(results: Path, scenarios_dir: Path) -> list:
     """Writes the site under `results`; returns the files written."""
     studies = [pages.StudySite(results, scenarios_dir, d.name) for d in sorted(results.iterdir())
                if d.is_dir() and any(d.glob("*.summary.csv"))]
+    history = (results / "history.html").exists()  # written by `perflab history`
     nav = " ".join(["<a href=\"index.html\">index</a>"] +
-                   [f"<a href=\"{s.study}.html\">{s.study}</a>" for s in studies])
+                   [f"<a href=\"{s.study}.html\">{s.study}</a>" for s in studies] +
+                   (["<a href=\"history.html\">history</a>"] if history else []))
     written = []
     for asset in sorted(ASSETS.iterdir()):
         shutil.copyfile(asset, results / asset.name)
@@ -30,6 +32,6 @@ def build(results: Path, scenarios_dir: Path) -> list:
         (results / f"{site.study}.html").write_text(html)
         written.append(results / f"{site.study}.html")
     check = data.read_key_values(results / "check.txt")
-    (results / "index.html").write_text(pages.index_html(studies, check, nav))
+    (results / "index.html").write_text(pages.index_html(studies, check, nav, history))
     written.append(results / "index.html")
     return written

@@ -65,6 +65,18 @@ def python_value(value):
     return value
 
 
+def study_headline(module, study_dir: Path, reference) -> dict:
+    """What scenarios/<study>/page.py's headline() makes of a folder of the study's results: the finding,
+    the headline ratio's name, ours and the seed's; {} for a study without one. The index and
+    `perflab history` (history.py, on each commit's results) both read it here."""
+    if module is None or not hasattr(module, "headline"):
+        return {}
+    try:
+        return module.headline(study_dir, reference) or {}
+    except (KeyError, IndexError, ValueError, TypeError, FileNotFoundError) as e:  # results reshaped: say so
+        return {"finding": f"(headline not computable from the committed results: {type(e).__name__} {e})"}
+
+
 class StudySite:
     def __init__(self, results: Path, scenarios_dir: Path, study: str):
         self.results, self.study = results, study
@@ -79,12 +91,7 @@ class StudySite:
 
     # --- the index's line -------------------------------------------------------------------------
     def headline(self) -> dict:
-        if self.module is None or not hasattr(self.module, "headline"):
-            return {}
-        try:
-            return self.module.headline(self.results / self.study, self.reference) or {}
-        except (KeyError, IndexError, ValueError, FileNotFoundError) as e:  # results reshaped: say so
-            return {"finding": f"(headline not computable from the committed results: {e})"}
+        return study_headline(self.module, self.results / self.study, self.reference)
 
     def provenance(self) -> dict:
         values = {}
@@ -396,7 +403,7 @@ def timing_notes(site) -> list:
     return notes
 
 
-def index_html(studies: list, check: dict, nav: str) -> str:
+def index_html(studies: list, check: dict, nav: str, history: bool = False) -> str:
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
             "networks and the real CPU, beside the numbers its pull request or ticket published. Written by "
@@ -425,6 +432,9 @@ def index_html(studies: list, check: dict, nav: str) -> str:
                      escape(head.get("ratio", "")), ours, seed, ran_cell(site.provenance())])
     body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3)
                 .replace("<table>", "<table class=\"index\">", 1))
+    if history:
+        body.append("<p>When and why each headline ratio moved, commit by commit: <a href=\"history.html\">"
+                    "history</a> (<code>build/perflab history</code>).</p>")
     body.append("<p class=\"note\">Hover a point on a study's plots for its value, its 95% interval and "
                 "every seed's value. Timelines open in Perfetto (see each study page).</p>")
     return page("perflab results", "\n".join(body), nav)

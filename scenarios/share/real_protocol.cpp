@@ -1,0 +1,91 @@
+// See real_protocol.h. The byte layout is sim/real/wire_codec.h's.
+#include "scenarios/share/real_protocol.h"
+
+#include "sim/real/wire_codec.h"
+
+namespace perflab::share_study {
+namespace {
+
+using real::malformed;
+using real::Reader;
+using real::Writer;
+
+constexpr std::uint32_t kMaxItems = 1u << 24;  // a count above this is a corrupt payload
+
+}  // namespace
+
+std::string encode_calls(const std::vector<WireCall>& calls) {
+  Writer w;
+  w.put(static_cast<std::uint32_t>(calls.size()));
+  for (const auto& call : calls) {
+    w.put(static_cast<std::uint8_t>(call.readv)).put(static_cast<std::uint32_t>(call.spans.size()));
+    for (const auto& span : call.spans) w.put(span.start).put(span.length);
+  }
+  return w.take();
+}
+
+Result<std::vector<WireCall>> decode_calls(const std::string& payload) {
+  Reader r(payload);
+  std::uint32_t count = 0;
+  if (!r.get(count) || count > kMaxItems) return malformed("calls");
+  std::vector<WireCall> calls(count);
+  for (auto& call : calls) {
+    std::uint8_t readv = 0;
+    std::uint32_t spans = 0;
+    if (!r.get(readv) || !r.get(spans) || spans > kMaxItems) return malformed("calls");
+    call.readv = readv != 0;
+    call.spans.resize(spans);
+    for (auto& span : call.spans) {
+      if (!r.get(span.start) || !r.get(span.length)) return malformed("calls");
+    }
+  }
+  if (!r.done()) return malformed("calls");
+  return calls;
+}
+
+std::string encode_answers(const std::vector<std::vector<std::string>>& answers) {
+  Writer w;
+  w.put(static_cast<std::uint32_t>(answers.size()));
+  for (const auto& answer : answers) {
+    w.put(static_cast<std::uint32_t>(answer.size()));
+    for (const auto& data : answer) w.put_bytes(data);
+  }
+  return w.take();
+}
+
+Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& payload) {
+  Reader r(payload);
+  std::uint32_t count = 0;
+  if (!r.get(count) || count > kMaxItems) return malformed("answers");
+  std::vector<std::vector<std::string>> answers(count);
+  for (auto& answer : answers) {
+    std::uint32_t strings = 0;
+    if (!r.get(strings) || strings > kMaxItems) return malformed("answers");
+    answer.resize(strings);
+    for (auto& data : answer) {
+      if (!r.get_bytes(data)) return malformed("answers");
+    }
+  }
+  if (!r.done()) return malformed("answers");
+  return answers;
+}
+
+std::string encode_report(const StorageReport& report) {
+  return Writer()
+      .put(report.oversleep.sleeps)
+      .put(report.oversleep.total_ns)
+      .put(report.oversleep.max_ns)
+      .put(report.bytes_served)
+      .take();
+}
+
+Result<StorageReport> decode_report(const std::string& payload) {
+  Reader r(payload);
+  StorageReport report;
+  if (!r.get(report.oversleep.sleeps) || !r.get(report.oversleep.total_ns) ||
+      !r.get(report.oversleep.max_ns) || !r.get(report.bytes_served) || !r.done())
+    return malformed("report");
+  return report;
+}
+
+}  // namespace perflab::share_study

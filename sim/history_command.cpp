@@ -1,0 +1,210 @@
+// `perflab history [STUDY...]`: when and why did a headline figure move? Each study's headline figure (the
+// front page's ratio, computed by its scenarios/<study>/page.py) at every commit that changed the summary it
+// reads, from git alone: analysis/python/history.py reads the commits and computes the figures; here a
+// simulated figure's moves are marked as steps (the sim is deterministic: any move is real) and a
+// micro-engine figure's as change points (sim/stats/change_points.h: its timings are noisy); then
+// results/history.csv is written and history.py draws results/history.html from it.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/capture.h"
+#include "sim/check.h"
+#include "sim/commands.h"
+#include "sim/results_reader.h"
+#include "sim/results_site.h"
+#include "sim/source_tree.h"
+#include "sim/stats/change_points.h"
+#include "sim/study.h"
+#include "sim/value_format.h"
+
+namespace perflab {
+namespace fs = std::filesystem;
+namespace {
+
+// A row of the CSV history.py writes (study, scenario, engine, figure, seed, commit, date, subject, value,
+// note; a row per study × commit) as column -> text; this command adds what moved.
+using Row = std::map<std::string, std::string>;
+const std::vector<std::string> kHistoryColumns = {"study",  "scenario", "engine",  "figure", "seed",
+                                                  "commit", "date",     "subject", "value",  "change",
+                                                  "before", "after",    "pvalue",  "note"};
+
+// The studies with a headline figure: those whose scenarios/<study>/page.py the site reads.
+std::vector<std::string> headline_studies() {
+  std::vector<std::string> names;
+  for (const Study* study : all_studies()) {
+    if (fs::exists(source_dir() / "scenarios" / study->name / "page.py")) names.push_back(study->name);
+  }
+  return names;
+}
+
+Result<std::vector<Row>> read_rows(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string line;
+  if (!std::getline(in, line)) return Status::Error(csv.string() + ":1: empty, expected a header");
+  const auto header = split_csv_line(line);
+  std::vector<Row> rows;
+  for (size_t number = 2; std::getline(in, line); ++number) {
+    const auto fields = split_csv_line(line);
+    if (fields.size() != header.size())
+      return Status::Error(csv.string() + ":" + std::to_string(number) + ": " +
+                           std::to_string(fields.size()) + " fields, expected " +
+                           std::to_string(header.size()));
+    Row row;
+    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = fields[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+bool moved(double before, double after) {
+  return std::fabs(after - before) >
+         kDefaultRelativeTolerance * std::max(std::fabs(before), std::fabs(after));
+}
+
+// Marks one study's rows (oldest first): "step" where a simulated figure moved, "change point" where a
+// micro-engine figure's level changed. Rows without a value (skipped commits) are left out of the series.
+void mark_changes(std::vector<Row*>& rows) {
+  std::vector<Row*> valued;
+  std::vector<double> series;
+  for (Row* row : rows) {
+    if (row->at("value").empty()) continue;
+    valued.push_back(row);
+    series.push_back(std::stod(row->at("value")));
+    (*row)["value"] = format_number(series.back());  // as every number this command writes
+    if (!row->at("seed").empty()) (*row)["seed"] = format_number(std::stod(row->at("seed")));
+  }
+  if (valued.empty()) return;
+  if (valued.front()->at("engine") == "micro") {
+    for (const auto& point : stats::change_points(series)) {
+      Row& row = *valued[point.index];
+      row["change"] = "change point";
+      row["before"] = format_number(point.mean_before);
+      row["after"] = format_number(point.mean_after);
+      row["pvalue"] = format_number(point.pvalue);
+    }
+    return;
+  }
+  for (size_t k = 1; k < series.size(); ++k) {
+    if (!moved(series[k - 1], series[k])) continue;
+    Row& row = *valued[k];
+    row["change"] = "step";
+    row["before"] = format_number(series[k - 1]);
+    row["after"] = format_number(series[k]);
+  }
+}
+
+Status write_history(const std::vector<Row>& rows, const fs::path& file) {
+  std::ofstream out(file);
+  out << join(kHistoryColumns, ",") << "\n";
+  for (const Row& row : rows) {
+    std::vector<std::string> fields;
+    for (const auto& column : kHistoryColumns) {
+      auto it = row.find(column);
+      fields.push_back(csv_field(it == row.end() ? "" : it->second));
+    }
+    out << join(fields, ",") << "\n";
+  }
+  if (!out) return Status::Error(file.string() + ": cannot write");
+  return Status::OK();
+}
+
+std::string short_number(const std::string& text) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", std::stod(text));
+  return buffer;
+}
+
+// What moved, per study, on stdout (numbers to 6 digits, subjects cut to 100 characters; the CSV has all).
+void print_summary(const std::string& study, const std::vector<Row*>& rows) {
+  const Row& last = *rows.back();
+  const bool micro = last.at("engine") == "micro";
+  std::printf("%s: %s (%s engine, %s): %zu commits changed it\n", study.c_str(), last.at("figure").c_str(),
+              last.at("engine").c_str(), last.at("scenario").c_str(), rows.size());
+  size_t changes = 0;
+  std::vector<std::string> values;
+  for (const Row* row : rows) {
+    const std::string head = row->at("commit").substr(0, 12) + " " + row->at("date").substr(0, 10);
+    const std::string subject = row->at("subject").substr(0, 100);
+    if (!row->at("value").empty()) values.push_back(short_number(row->at("value")));
+    if (row->count("change")) {
+      ++changes;
+      std::string p = row->count("pvalue") ? " (p = " + short_number(row->at("pvalue")) + ")" : "";
+      std::printf("  %s at %s: %s -> %s%s  %s\n", row->at("change").c_str(), head.c_str(),
+                  short_number(row->at("before")).c_str(), short_number(row->at("after")).c_str(), p.c_str(),
+                  subject.c_str());
+    } else if (row->at("value").empty()) {
+      std::printf("  skipped %s: %s\n", head.c_str(), row->at("note").c_str());
+    }
+  }
+  if (changes == 0)
+    std::printf("  %s; its values, oldest first: %s\n",
+                micro ? "no change point (p <= 0.001, corrected for the choice of the split)" : "never moved",
+                join(values).c_str());
+}
+
+}  // namespace
+
+int cmd_history(const std::vector<std::string>& studies_asked) {
+  const auto known = headline_studies();
+  for (const auto& study : studies_asked) {
+    if (std::find(known.begin(), known.end(), study) == known.end())
+      return fail_input("history: unknown study \"" + study +
+                        "\", expected one with a headline figure: " + join(known));
+  }
+  const std::vector<std::string> studies = studies_asked.empty() ? known : studies_asked;
+  const fs::path results = results_dir();
+  if (!fs::is_directory(results)) return fail_input("history: " + results.string() + " is not a folder");
+  auto inside =
+      run_child({"git", "-C", results.string(), "rev-parse", "--show-toplevel"}, "/dev/null", "/dev/null");
+  if (!inside.ok() || !inside->ok())
+    return fail_input("history: " + results.string() +
+                      " is not in a git checkout: history reads the committed results from git");
+
+  const fs::path figures =
+      fs::temp_directory_path() / ("perflab-history-" + std::to_string(getpid()) + ".csv");
+  std::vector<std::string> args = {"figures", results.string(), (source_dir() / "scenarios").string(),
+                                   figures.string()};
+  args.insert(args.end(), studies.begin(), studies.end());
+  Status computed = run_python("history.py", args,
+                               "each commit's headline figures; needs git and /usr/bin/python3 "
+                               "with pandas and markdown");
+  auto rows = computed.ok() ? read_rows(figures) : Result<std::vector<Row>>(computed);
+  fs::remove(figures);
+  if (!rows.ok()) {
+    std::fprintf(stderr, "perflab: error: history: %s\n", rows.status().message().c_str());
+    return kExitFailedRuns;
+  }
+
+  std::vector<Row> table = std::move(rows).value();
+  std::map<std::string, std::vector<Row*>> by_study;
+  for (Row& row : table) by_study[row.at("study")].push_back(&row);
+  for (const auto& study : studies) {
+    auto it = by_study.find(study);
+    if (it == by_study.end()) {
+      std::printf("%s: no commit holds its headline's summary\n", study.c_str());
+      continue;
+    }
+    mark_changes(it->second);
+    print_summary(study, it->second);
+  }
+  std::fflush(stdout);  // before the page's script writes anything
+  const fs::path csv = results / "history.csv", html = results / "history.html";
+  Status written = write_history(table, csv);
+  if (written.ok())
+    written = run_python("history.py", {"page", csv.string(), html.string()}, "results/history.html");
+  if (!written.ok()) {
+    std::fprintf(stderr, "perflab: error: history: %s\n", written.message().c_str());
+    return kExitFailedRuns;
+  }
+  std::fprintf(stderr, "history: wrote %s and %s\n", csv.string().c_str(), html.string().c_str());
+  return 0;
+}
+
+}  // namespace perflab

@@ -1,0 +1,130 @@
+// `perflab history` end to end on a small git repository made here: a few commits of two headline summaries
+// with known moves (a simulated figure that steps once, a commit whose CSV lacks the headline's column, a
+// noisy micro-engine figure whose level changes once), then the CSV it writes is read back; and its bad
+// input: an unknown study, a study without a headline, a results folder outside git.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab {
+namespace {
+namespace fs = std::filesystem;
+using testing::CsvRow;
+using testing::run_perflab;
+using testing::TempDir;
+
+class Repo {
+ public:
+  Repo() { git("init -q"); }
+  const fs::path& results() const { return results_; }
+  void commit(const std::string& file, const std::string& text, const std::string& subject) {
+    fs::create_directories((results_ / file).parent_path());
+    testing::write_file(results_ / file, text);
+    git("add -A");
+    git("-c user.name=test -c user.email=test@example.org commit -q -m '" + subject + "'");
+  }
+
+ private:
+  void git(const std::string& args) {
+    const std::string command = "git -C '" + dir_.path().string() + "' " + args + " >/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  TempDir dir_;
+  fs::path results_ = dir_ / "results";
+};
+
+// prefetch's headline: job time at depth 0 over depth 1 (scenarios/prefetch/page.py).
+std::string prefetch_summary(double depth0, double depth1, int runs = 10) {
+  return "prefetch_depth,runs,duration_s_mean\n0," + std::to_string(runs) + "," + std::to_string(depth0) +
+         "\n1," + std::to_string(runs) + "," + std::to_string(depth1) + "\n";
+}
+
+// dispatcher's headline: scan over counter at n = 64,000 (scenarios/dispatcher/page.py).
+std::string dispatcher_summary(double ratio) {
+  return "strategy,n,runs,seconds_mean\nscan,64000,1," + std::to_string(ratio * 0.01) +
+         "\ncounter,64000,1,0.01\nindexed,64000,1,0.01\n";
+}
+
+std::vector<CsvRow> rows_of(const std::vector<CsvRow>& rows, const std::string& study) {
+  std::vector<CsvRow> out;
+  for (const auto& row : rows)
+    if (row.at("study") == study) out.push_back(row);
+  return out;
+}
+
+TEST(History, MarksTheSimulatedStepAndTheMicroChangePointAndSkipsWhatItCannotRead) {
+  Repo repo;
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "prefetch first");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50, 5),
+              "prefetch fewer seeds");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", "prefetch_depth,runs\n0,10\n1,10\n",
+              "prefetch without its metric");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 40), "prefetch the step");
+  const std::vector<double> ratios = {101, 99, 100.5, 98.7, 100.2, 99.6, 402, 398, 401, 399.5, 400.8, 397};
+  for (size_t k = 0; k < ratios.size(); ++k)
+    repo.commit("dispatcher/dispatcher-enqueue-burst.summary.csv", dispatcher_summary(ratios[k]),
+                "burst " + std::to_string(k + 1));
+
+  auto result = run_perflab("history prefetch dispatcher", {{"PERFLAB_RESULTS", repo.results().string()}});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const auto rows = testing::parse_csv(testing::read_file(repo.results() / "history.csv"));
+  EXPECT_TRUE(fs::exists(repo.results() / "history.html"));
+
+  const auto prefetch = rows_of(rows, "prefetch");
+  ASSERT_EQ(prefetch.size(), 4u);
+  EXPECT_EQ(prefetch[0].at("subject"), "prefetch first");
+  EXPECT_EQ(prefetch[0].at("value"), "2");
+  EXPECT_EQ(prefetch[0].at("engine"), "sim");
+  EXPECT_EQ(prefetch[0].at("figure"), "job time, depth 0 / depth 1");
+  EXPECT_EQ(prefetch[1].at("change"), "");  // same figure, another column moved
+  EXPECT_EQ(prefetch[2].at("value"), "");   // skipped, with the reason
+  EXPECT_NE(prefetch[2].at("note").find("duration_s_mean"), std::string::npos) << prefetch[2].at("note");
+  EXPECT_EQ(prefetch[3].at("subject"), "prefetch the step");
+  EXPECT_EQ(prefetch[3].at("change"), "step");
+  EXPECT_EQ(prefetch[3].at("before"), "2");
+  EXPECT_EQ(prefetch[3].at("after"), "2.5");
+
+  const auto dispatcher = rows_of(rows, "dispatcher");
+  ASSERT_EQ(dispatcher.size(), ratios.size());
+  EXPECT_EQ(dispatcher[0].at("engine"), "micro");
+  for (size_t k = 0; k < dispatcher.size(); ++k)
+    EXPECT_EQ(dispatcher[k].at("change"), k == 6 ? "change point" : "") << dispatcher[k].at("subject");
+  EXPECT_NEAR(std::stod(dispatcher[6].at("before")), 99.83, 0.01);
+  EXPECT_NEAR(std::stod(dispatcher[6].at("after")), 399.7167, 0.01);
+  EXPECT_LE(std::stod(dispatcher[6].at("pvalue")), 0.001);
+
+  EXPECT_NE(result.out.find("step"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("burst 7"), std::string::npos) << result.out;
+}
+
+TEST(History, RefusesAnUnknownStudyAStudyWithoutHeadlineAndAFolderOutsideGit) {
+  Repo repo;
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "first");
+  const std::map<std::string, std::string> env = {{"PERFLAB_RESULTS", repo.results().string()}};
+  auto unknown = run_perflab("history nosuchstudy", env);
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("unknown study \"nosuchstudy\""), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("prefetch"), std::string::npos) << unknown.err;
+  EXPECT_EQ(run_perflab("history pingpong", env).status, 2);  // no headline figure
+
+  TempDir plain;
+  fs::create_directories(plain / "results");
+  auto outside = run_perflab("history", {{"PERFLAB_RESULTS", (plain / "results").string()}});
+  EXPECT_EQ(outside.status, 2);
+  EXPECT_NE(outside.err.find("not in a git checkout"), std::string::npos) << outside.err;
+  EXPECT_FALSE(fs::exists(plain / "results" / "history.csv"));
+}
+
+TEST(History, HelpExplainsTheCommand) {
+  auto help = run_perflab("history --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("change point"), std::string::npos) << help.out;
+}
+
+}  // namespace
+}  // namespace perflab
