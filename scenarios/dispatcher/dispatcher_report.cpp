@@ -126,7 +126,8 @@ std::string okhttp_jvm_fit_note(
   for (const auto& [workload, by_strategy] : seconds) {
     if (workload == dispatcher::kWorkloadNames.name(Workload::kEnqueueBurst)) continue;
     auto jvm = by_strategy.find(Implementation::kOkHttpJvm);
-    if (jvm != by_strategy.end() && !jvm->second.empty()) smallest = std::min(smallest, jvm->second.begin()->first);
+    if (jvm != by_strategy.end() && !jvm->second.empty())
+      smallest = std::min(smallest, jvm->second.begin()->first);
   }
   if (smallest == std::numeric_limits<int64_t>::max()) return "";
   if (smallest >= kJvmCostHidesGrowthBelow)

@@ -97,7 +97,7 @@ Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& param
 using SharedJvm = Result<std::shared_ptr<const okhttp_jvm::JvmServer>>;
 PointInputs prepare_okhttp_jvm();
 Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options,
-                                                                   const PointInputs& inputs);
+                                                                  const PointInputs& inputs);
 Result<IncidentResult> run_incident(const RunContext& context);
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);

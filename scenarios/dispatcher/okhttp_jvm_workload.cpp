@@ -30,7 +30,7 @@ PointInputs prepare_okhttp_jvm() {
 }
 
 Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options,
-                                                                   const PointInputs& inputs) {
+                                                                  const PointInputs& inputs) {
   const int64_t n = options.n;
   const std::string setup = "setup " + std::string(dispatcher::kWorkloadNames.name(options.workload)) + " " +
                             std::to_string(n) + " " + std::to_string(options.max_requests) + " " +

@@ -34,7 +34,8 @@ std::vector<CsvRow> run_points(const TempDir& dir, const std::map<std::string, s
 std::map<std::string, CsvRow> run_backlog(const TempDir& dir, const std::map<std::string, std::string>& env,
                                           int& status) {
   std::map<std::string, CsvRow> rows;
-  for (auto& row : run_points(dir, env, status, R"(["scan","okhttp-jvm"])", "[100]")) rows[row["strategy"]] = row;
+  for (auto& row : run_points(dir, env, status, R"(["scan","okhttp-jvm"])", "[100]"))
+    rows[row["strategy"]] = row;
   return rows;
 }
 
@@ -65,7 +66,8 @@ TEST(OkHttpJvmCli, OneJvmServesEveryPointOfARun) {
   // the machine's java, logging each start
   const fs::path java = fake_java(dir, "echo started >> " + started.string() + "\nexec java \"$@\"");
   int status = -1;
-  auto rows = run_points(dir, {{"PERFLAB_JAVA", java.string()}}, status, R"(["okhttp-jvm"])", "[100, 320, 1000]");
+  auto rows =
+      run_points(dir, {{"PERFLAB_JAVA", java.string()}}, status, R"(["okhttp-jvm"])", "[100, 320, 1000]");
   ASSERT_EQ(status, 0);
   ASSERT_EQ(rows.size(), 3u);
   for (auto& row : rows) {
@@ -80,7 +82,8 @@ TEST(OkHttpJvmCli, AJvmThatStopsAnsweringFailsItsRowsSayingSo) {
   TempDir dir;
   const fs::path java = fake_java(dir, "echo 'ok listening'");  // says it listens, then exits
   int status = -1;
-  auto rows = run_points(dir, {{"PERFLAB_JAVA", java.string()}}, status, R"(["scan","okhttp-jvm"])", "[100, 320]");
+  auto rows =
+      run_points(dir, {{"PERFLAB_JAVA", java.string()}}, status, R"(["scan","okhttp-jvm"])", "[100, 320]");
   EXPECT_EQ(status, 1);
   ASSERT_EQ(rows.size(), 4u);
   for (auto& row : rows) {

@@ -35,7 +35,8 @@ TEST(Bytes, ContentIsItsDefinitionAtEveryOffsetAndSize) {
     for (size_t size = 0; size < 80; ++size) {
       Bytes got = content(11, offset, size);
       ASSERT_EQ(got.size(), size);
-      for (size_t i = 0; i < size; ++i) ASSERT_EQ(got[i], content_byte(11, offset + i)) << offset << " " << size;
+      for (size_t i = 0; i < size; ++i)
+        ASSERT_EQ(got[i], content_byte(11, offset + i)) << offset << " " << size;
     }
   }
 }
