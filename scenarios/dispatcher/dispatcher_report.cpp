@@ -126,7 +126,8 @@ std::string okhttp_jvm_fit_note(
   for (const auto& [workload, by_strategy] : seconds) {
     if (workload == dispatcher::kWorkloadNames.name(Workload::kEnqueueBurst)) continue;
     auto jvm = by_strategy.find(Implementation::kOkHttpJvm);
-    if (jvm != by_strategy.end() && !jvm->second.empty()) smallest = std::min(smallest, jvm->second.begin()->first);
+    if (jvm != by_strategy.end() && !jvm->second.empty())
+      smallest = std::min(smallest, jvm->second.begin()->first);
   }
   if (smallest == std::numeric_limits<int64_t>::max()) return "";
   if (smallest >= kJvmCostHidesGrowthBelow)
@@ -136,7 +137,7 @@ std::string okhttp_jvm_fit_note(
   return fmt::format(
       "\nokhttp-jvm's exponents here are flattened: below about {} calls the JVM's own cost per call "
       "(~10 µs) hides the growth, so they understate it, and its claims are the end slope between the two "
-      "largest n. Its line where the growth shows, n = 1,000 to 50,000, is dispatcher-adversarial-full "
+      "largest n. Its line where the growth shows, n = 1,000 to 16,000, is dispatcher-okhttp-growth "
       "(`perflab reproduce --full`).\n",
       kJvmCostHidesGrowthBelow);
 }
@@ -144,7 +145,6 @@ std::string okhttp_jvm_fit_note(
 }  // namespace
 
 std::string exponent_report(const RunTable& table) {
-  const std::vector<Implementation> strategies = implementation_names().values();
   // seconds[workload][strategy][n]; failed[workload][strategy][n] says why n did not finish.
   std::map<std::string, std::map<Implementation, std::map<int64_t, double>>> seconds;
   std::map<std::string, std::map<Implementation, std::map<int64_t, std::string>>> failed;
@@ -161,8 +161,19 @@ std::string exponent_report(const RunTable& table) {
     }
   }
   std::set<std::string> workloads;
-  for (const auto& [w, by_strategy] : seconds) workloads.insert(w);
-  for (const auto& [w, by_strategy] : failed) workloads.insert(w);
+  std::set<Implementation> ran;  // a column per strategy the scenario ran, in the names' order
+  auto note = [&](const auto& by_workload) {
+    for (const auto& [w, by_strategy] : by_workload) {
+      workloads.insert(w);
+      for (const auto& [s, by_n] : by_strategy) ran.insert(s);
+    }
+  };
+  note(seconds);
+  note(failed);
+  std::vector<Implementation> strategies;
+  for (Implementation s : implementation_names().values()) {
+    if (ran.count(s) != 0) strategies.push_back(s);
+  }
 
   std::vector<std::string> header = {"workload"};
   for (Implementation s : strategies) header.emplace_back(implementation_names().name(s));

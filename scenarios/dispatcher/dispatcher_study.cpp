@@ -214,14 +214,16 @@ Study dispatcher_study() {
   study.params = knobs().specs();
   study.complete = complete_from_request_log;
   study.validate = validate;
+  // A request log is read once per file; the okhttp-jvm points share one JVM, warmed once per workload.
   study.prepare = [](const Params& params) -> Result<PointInputs> {
     const DispatcherOptions o = knobs().options(params);
+    if (o.strategy == Implementation::kOkHttpJvm && o.request_log.empty()) return prepare_okhttp_jvm();
     if (o.request_log.empty()) return PointInputs{};
     auto log = dispatcher::read_request_log(o.request_log);
     if (!log.ok()) return log.status();
     return PointInputs(std::make_shared<const dispatcher::RequestLog>(std::move(log).value()));
   };
-  study.prepare_reads = {"request_log"};
+  study.prepare_reads = {"request_log", "strategy"};
   bind_sim(study, sim_metrics(), run_incident);
   bind_real(study, real_metrics(), run_real_incident);
   bind_micro(study, micro_metrics(), setup_micro_workload);

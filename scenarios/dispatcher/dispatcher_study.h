@@ -13,6 +13,7 @@
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/strategy.h"
 #include "models/dispatcher/workloads.h"
+#include "scenarios/dispatcher/jvm/okhttp_jvm.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/knobs.h"
 #include "sim/metrics.h"
@@ -110,7 +111,13 @@ const MetricBindings<RealIncidentResult>& real_metrics();
 const MetricBindings<WorkloadReport>& micro_metrics();
 
 Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& params, const PointInputs& inputs);
-Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options);
+
+// The okhttp-jvm points' inputs: the JVM a scenario run's points share (one session each), or why there is
+// none (its rows fail with that reason, the other strategies run).
+using SharedJvm = Result<std::shared_ptr<const okhttp_jvm::JvmServer>>;
+PointInputs prepare_okhttp_jvm();
+Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options,
+                                                                  const PointInputs& inputs);
 Result<IncidentResult> run_incident(const RunContext& context);           // sim engine (incident.cpp)
 Result<RealIncidentResult> run_real_incident(const RunContext& context);  // real engine (real_incident.cpp)
 std::string burst_report(const RunTable& table);

@@ -21,7 +21,7 @@ Result<MicroWorkloadOf<WorkloadReport>> setup_micro_workload(const Params& param
     return Status::Error(
         "request_log runs on the C++ strategies, expected strategy scan, counter or indexed");
   }
-  if (!strategy) return setup_okhttp_jvm_workload(o);
+  if (!strategy) return setup_okhttp_jvm_workload(o, inputs);
   std::vector<std::string> logged_hosts;  // the request log's host sequence, if the point has one
   if (!o.request_log.empty()) logged_hosts = inputs.get<dispatcher::RequestLog>().host_sequence();
   const dispatcher::Workload workload = o.workload;

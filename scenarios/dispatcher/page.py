@@ -22,6 +22,7 @@ PLOTS = {
     "dispatcher-enqueue-burst": [{"x": "n", "metrics": ["seconds", "ns_per_call"]}],
     "dispatcher-adversarial": [{"x": "n", "facet": ["workload"], "metrics": ["seconds"], "logx": True}],
     "dispatcher-adversarial-full": [{"x": "n", "facet": ["workload"], "metrics": ["seconds"], "logx": True}],
+    "dispatcher-okhttp-growth": [{"x": "n", "facet": ["workload"], "metrics": ["seconds"], "logx": True}],
     "dispatcher-incident": [{"x": "max_requests",
                              "metrics": ["throughput_rps", "lock_hold_max_s", "blocked_threads_max"]}],
 }

@@ -3,7 +3,7 @@
 // RunTable read back from <name>.csv (and <name>.repetitions.csv) and its study's headline_report compared
 // with the file. A report's wording or number format cannot change without its committed file changing too.
 // A report whose CSV lacks grid points of its scenario predates the scenario and the report code as they
-// are now (dispatcher-adversarial-full, made before the dispatcher gained okhttp-jvm): skipped, saying so.
+// are now: skipped, saying so.
 #include <gtest/gtest.h>
 
 #include <algorithm>
