@@ -359,7 +359,11 @@ struct Loader {
         for (const auto& [param, v] : in_file_order(*table)) {
           if (study.find_param(param) == nullptr) return unknown_param(where_of(file, *v), param, study);
           std::ostringstream text;
-          v->visit([&text](const auto& x) { text << x; });
+          if (v->is_floating_point()) {
+            text << format_number(v->as_floating_point()->get());  // 5.9, not 5.9000000000000004
+          } else {
+            v->visit([&text](const auto& x) { text << x; });
+          }
           spec.calibration.emplace_back("params." + param, text.str());
         }
       } else if (key == "latencies") {
