@@ -5,6 +5,7 @@
 // [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 // With more than one study (no argument: every study with a validate.toml) it ends with one summary table.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -261,12 +262,15 @@ std::string latency_label(const std::string& latency) {
   return label;
 }
 
-// The study's validation, once per latency of its [validate] table (or once, when it names none).
+// The study's validation, once per latency of its [validate] table (or once, when it names none or the
+// user set network.latency).
 std::vector<StudyValidation> validate_runs(const std::string& study, bool quick,
                                            const std::vector<Override>& sets, int& status) {
   std::vector<std::string> latencies;
   std::string name;
-  if (auto file = validation_file(study)) {
+  const bool latency_set =
+      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
+  if (auto file = validation_file(study); file && !latency_set) {
     auto plain = load_scenario(*file, sets);
     if (plain.ok() && plain->validate) {
       latencies = plain->validate->latencies;
