@@ -22,6 +22,42 @@ uint64_t word(uint64_t seed, uint64_t j) {
   return z ^ (z >> 31);
 }
 
+// Words [first, first + count) to out, 8 little-endian bytes each.
+void words_scalar(uint64_t seed, uint64_t first, uint64_t count, char* out) {
+  for (uint64_t j = first; j < first + count; ++j, out += 8) {
+    uint64_t z = word(seed, j);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(out, &z, 8);
+#else
+    for (int b = 0; b < 8; ++b) out[b] = static_cast<char>(z >> (8 * b));
+#endif
+  }
+}
+
+// The same, eight words per step in AVX-512 registers (a 64-bit multiply per lane is AVX512DQ's): every
+// segment the servers read is generated here, a file's size of words per download.
+using EightWords = uint64_t __attribute__((vector_size(64)));
+__attribute__((target("avx512f,avx512dq"))) void words_avx512(uint64_t seed, uint64_t first, uint64_t count,
+                                                              char* out) {
+  EightWords x{};  // the splitmix64 states of words first .. first + 7
+  for (int lane = 0; lane < 8; ++lane) x[lane] = seed * kGolden + 1 + (first + lane + 1) * kGolden;
+  uint64_t j = 0;
+  for (; j + 8 <= count; j += 8, out += 64) {
+    EightWords z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    std::memcpy(out, &z, 64);
+    x += 8 * kGolden;
+  }
+  words_scalar(seed, first + j, count - j, out);
+}
+
+void words(uint64_t seed, uint64_t first, uint64_t count, char* out) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+  if (avx512) return words_avx512(seed, first, count, out);
+  words_scalar(seed, first, count, out);
+}
+
 }  // namespace
 
 std::string ContentSource::read(uint64_t offset, uint64_t length) const {
@@ -37,14 +73,10 @@ void SeededContent::read(uint64_t offset, uint64_t length, char* out) const {
     *out++ = static_cast<char>(word(seed_, at / 8) >> (8 * (at % 8)));
     ++at;
   }
-  for (; at + 8 <= end; at += 8, out += 8) {
-    uint64_t z = word(seed_, at / 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    std::memcpy(out, &z, 8);
-#else
-    for (int b = 0; b < 8; ++b) out[b] = static_cast<char>(z >> (8 * b));
-#endif
-  }
+  const uint64_t whole = (end - at) / 8;
+  words(seed_, at / 8, whole, out);
+  at += 8 * whole;
+  out += 8 * whole;
   if (at < end) {
     uint64_t z = word(seed_, at / 8);
     for (int b = 0; at < end; ++b, ++at) *out++ = static_cast<char>(z >> (8 * b));

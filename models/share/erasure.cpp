@@ -99,12 +99,37 @@ __attribute__((target("avx2"))) void mul_add_avx2(char* out, const char* in, siz
   mul_add_scalar(out + b, in + b, n - b, low, high);
 }
 
+// The same, 64 bytes per step with AVX-512BW (the tables in all four 128-bit lanes).
+__attribute__((target("avx512f,avx512bw"))) void mul_add_avx512(char* out, const char* in, size_t n,
+                                                                const uint8_t* low, const uint8_t* high) {
+  std::array<uint8_t, 64> low4{};
+  std::array<uint8_t, 64> high4{};
+  for (size_t lane = 0; lane < 4; ++lane) {
+    std::memcpy(low4.data() + 16 * lane, low, 16);
+    std::memcpy(high4.data() + 16 * lane, high, 16);
+  }
+  const __m512i lo = _mm512_loadu_si512(low4.data());
+  const __m512i hi = _mm512_loadu_si512(high4.data());
+  const __m512i mask = _mm512_set1_epi8(0x0f);
+  size_t b = 0;
+  for (; b + 64 <= n; b += 64) {
+    __m512i v = _mm512_loadu_si512(in + b);
+    __m512i product =
+        _mm512_xor_si512(_mm512_shuffle_epi8(lo, _mm512_and_si512(v, mask)),
+                         _mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), mask)));
+    _mm512_storeu_si512(out + b, _mm512_xor_si512(_mm512_loadu_si512(out + b), product));
+  }
+  mul_add_avx2(out + b, in + b, n - b, low, high);
+}
+
 void mul_add(char* out, const char* in, size_t n, uint8_t c) {
   if (c == 0) return;
   const uint8_t* low = split_tables().low[c].data();
   const uint8_t* high = split_tables().high[c].data();
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   static const bool avx2 = __builtin_cpu_supports("avx2");
   static const bool ssse3 = __builtin_cpu_supports("ssse3");
+  if (avx512) return mul_add_avx512(out, in, n, low, high);
   if (avx2) return mul_add_avx2(out, in, n, low, high);
   if (ssse3) return mul_add_ssse3(out, in, n, low, high);
   mul_add_scalar(out, in, n, low, high);

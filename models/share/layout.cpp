@@ -259,8 +259,9 @@ void EncodedFile::load_segment(uint64_t segnum) const {
   bool tail = segnum + 1 == sizes.num_segments;
   uint64_t start = segnum * sizes.segment_size;
   uint64_t length = std::min(sizes.segment_size, cap.size - start);
-  cached_segment_.assign(tail ? sizes.tail_segment_padded : sizes.segment_size, '\0');
+  cached_segment_.resize(tail ? sizes.tail_segment_padded : sizes.segment_size);
   content->read(start, length, cached_segment_.data());
+  std::fill(cached_segment_.begin() + static_cast<std::ptrdiff_t>(length), cached_segment_.end(), '\0');
   cached_segnum_ = segnum;
 }
 
