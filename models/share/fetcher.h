@@ -9,8 +9,9 @@
 //   Download: one segment at a time; k blocks are decoded (decode_hook charges the CPU), the segment is
 //     checked against the ciphertext hash tree, delivered on the next turn, and the next segment's
 //     fetcher starts on the turn after (notify -> fetcher loop -> deliver -> next get_segment).
-//     Delivered bytes are not kept: they go to `on_data` and into a running hash of the whole file, which
-//     the caller compares with the UEB's crypttext_hash.
+//     Delivered bytes are not kept: they go to `on_data`. Like Tahoe's, the download hashes no whole file
+//     (node.py _parse_and_store_UEB ignores the UEB's crypttext_hash: "Our job is a fast download, not
+//     verification"); a caller that wants to know the bytes are the file's compares them as they come.
 #pragma once
 
 #include <functional>
@@ -22,7 +23,6 @@
 #include "models/share/download_node.h"
 #include "models/share/erasure.h"
 #include "models/share/eventual.h"
-#include "models/share/hashes.h"
 #include "models/share/share.h"
 
 namespace perflab::share {
@@ -49,9 +49,8 @@ class SegmentFetcher {
 
 struct DownloadResult {
   bool done = false;
-  std::string error;           // why the download failed, if it did
-  uint64_t bytes = 0;          // delivered
-  std::string crypttext_hash;  // tagged hash of the delivered bytes, once done (as in the UEB)
+  std::string error;   // why the download failed, if it did
+  uint64_t bytes = 0;  // delivered
   uint64_t segments = 0;
 };
 
@@ -82,7 +81,6 @@ class Download {
   ErasureCode code_;
   std::unique_ptr<SegmentFetcher> fetcher_;
   DownloadResult result_;
-  TaggedHasher file_hash_{"allmydata_crypttext_v1"};
 };
 
 }  // namespace perflab::share

@@ -288,6 +288,7 @@ Result<DownloadResult> run_download(const RunContext& context) {
   share::DownloadNode node(file.cap, o.segment_size_guess);
   std::vector<std::unique_ptr<SimBucket>> buckets;
   std::vector<std::unique_ptr<share::Share>> shares;
+  DeliveredBytes delivered(file);
   std::string stall;
 
   s4u::Actor::create("client", world.host("client"), [&] {
@@ -324,6 +325,7 @@ Result<DownloadResult> run_download(const RunContext& context) {
       reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
       if (Timeline* t = reactor.timeline()) t->span("download", "decode", start, reactor.clock());
     };
+    download.on_data = [&delivered](const std::string& segment) { delivered.add(segment); };
     download.segment_hook = [&](uint64_t segnum, bool started) {
       if (started) {
         segment = segnum;
@@ -334,7 +336,7 @@ Result<DownloadResult> run_download(const RunContext& context) {
     };
     download.start();
     reactor.run(download);
-    stall = download_failure(download.result(), file);
+    stall = download_failure(download.result(), file, delivered);
     totals.done_at = SimWorld::now();
     reactor.client_box()->set_receiver(nullptr);
   });

@@ -301,6 +301,7 @@ Result<RealDownloadResult> run_real_download(const RunContext& context) {
   const std::int64_t start = real::monotonic_ns();
   auto rtt = reactor.dyhb();
   std::optional<share::Download> download;
+  DeliveredBytes delivered(file);
   if (rtt.ok()) {
     std::vector<share::Share*> in_use;
     for (int s = 0; s < n; ++s) {
@@ -312,9 +313,10 @@ Result<RealDownloadResult> run_real_download(const RunContext& context) {
       in_use.push_back(shares.back().get());
     }
     download.emplace(node, in_use, reactor.queue());
+    download->on_data = [&delivered](const std::string& segment) { delivered.add(segment); };
     download->start();
     Status ran = reactor.run(*download);
-    failure = ran.ok() ? download_failure(download->result(), file) : ran.message();
+    failure = ran.ok() ? download_failure(download->result(), file, delivered) : ran.message();
   } else {
     failure = rtt.status().message();
   }

@@ -101,9 +101,25 @@ struct RealDownloadResult {
 constexpr std::string_view kRequestLatencyStream = "share.real.request_latency";
 constexpr std::string_view kReplyLatencyStream = "share.real.reply_latency";
 
+// The bytes a download delivers (Download::on_data), compared as they come with the file's own, read from
+// its content source: exact, and cheaper than hashing the whole file again (100 MB of SHA-256d per run).
+class DeliveredBytes {
+ public:
+  explicit DeliveredBytes(const share::EncodedFile& file) : file_(file) {}
+  void add(const std::string& segment);
+  bool equal_so_far() const { return equal_; }
+
+ private:
+  const share::EncodedFile& file_;
+  uint64_t offset_ = 0;
+  bool equal_ = true;
+  std::string expected_;  // the file's bytes at the segment last compared (reused)
+};
+
 // Why a download that ended is not a success (it failed, stalled, or delivered other bytes than the
 // file's); empty for a success. Both engines judge their downloads by it.
-std::string download_failure(const share::DownloadResult& result, const share::EncodedFile& file);
+std::string download_failure(const share::DownloadResult& result, const share::EncodedFile& file,
+                             const DeliveredBytes& delivered);
 
 // What a calibration workload measures from its median time.
 struct CalibrationReport {

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 
+#include "models/share/layout.h"
+#include "scenarios/share/share_study.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -135,7 +137,7 @@ TEST(ShareStudy, BadParametersAreRefusedBeforeAnythingRuns) {
 }
 
 // `file`: a real file's bytes (the perflab binary itself) encoded, served and downloaded; the download fails
-// unless the bytes that come back hash to the file's crypttext hash. file_size becomes the file's size.
+// unless the bytes that come back are the file's. file_size becomes the file's size.
 TEST(ShareStudy, DownloadsARealFile) {
   TempDir dir;
   const std::string binary = PERFLAB_BINARY;
@@ -153,6 +155,40 @@ TEST(ShareStudy, DownloadsARealFile) {
     // k = 3: a third of every segment's bytes from each of three servers, plus the hashes.
     EXPECT_GT(std::stod(row.at("bytes_read")), static_cast<double>(size));
   }
+}
+
+// How both engines tell that a download brought back the file: its segments, as delivered, against the
+// file's bytes; a changed byte, a segment too many or too few bytes is a failed download.
+TEST(ShareStudy, DeliveredBytesAreComparedWithTheFile) {
+  const std::string contents = share::make_contents(300 * 1024 + 7, 3);
+  auto file = share::encode_file(contents, 3, 10, 128 * 1024);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const auto segments = [&](char flip) {
+    std::vector<std::string> out;
+    for (uint64_t at = 0; at < contents.size(); at += file->sizes.segment_size)
+      out.push_back(contents.substr(at, file->sizes.segment_size));
+    out[1][5] ^= flip;
+    return out;
+  };
+  share::DownloadResult result;
+  result.done = true;
+  result.bytes = contents.size();
+  share_study::DeliveredBytes same(*file);
+  for (const auto& segment : segments(0)) same.add(segment);
+  EXPECT_EQ(share_study::download_failure(result, *file, same), "");
+  share_study::DeliveredBytes changed(*file);
+  for (const auto& segment : segments(1)) changed.add(segment);
+  EXPECT_EQ(share_study::download_failure(result, *file, changed),
+            "the downloaded bytes differ from the file");
+  share_study::DeliveredBytes longer(*file);
+  for (const auto& segment : segments(0)) longer.add(segment);
+  longer.add("x");
+  EXPECT_FALSE(longer.equal_so_far());
+  share_study::DeliveredBytes shorter(*file);
+  shorter.add(segments(0)[0]);
+  result.bytes = file->sizes.segment_size;
+  EXPECT_EQ(share_study::download_failure(result, *file, shorter),
+            "the downloaded bytes differ from the file");
 }
 
 TEST(ShareStudy, FileBadInputs) {
