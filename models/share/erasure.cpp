@@ -102,14 +102,11 @@ __attribute__((target("avx2"))) void mul_add_avx2(char* out, const char* in, siz
 // The same, 64 bytes per step with AVX-512BW (the tables in all four 128-bit lanes).
 __attribute__((target("avx512f,avx512bw"))) void mul_add_avx512(char* out, const char* in, size_t n,
                                                                 const uint8_t* low, const uint8_t* high) {
-  std::array<uint8_t, 64> low4{};
-  std::array<uint8_t, 64> high4{};
-  for (size_t lane = 0; lane < 4; ++lane) {
-    std::memcpy(low4.data() + 16 * lane, low, 16);
-    std::memcpy(high4.data() + 16 * lane, high, 16);
-  }
-  const __m512i lo = _mm512_loadu_si512(low4.data());
-  const __m512i hi = _mm512_loadu_si512(high4.data());
+  // (maskz_ with every lane set: the unmasked broadcast trips GCC 12's -Wuninitialized in its header)
+  const __m512i lo =
+      _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(low)));
+  const __m512i hi =
+      _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(high)));
   const __m512i mask = _mm512_set1_epi8(0x0f);
   size_t b = 0;
   for (; b + 64 <= n; b += 64) {
