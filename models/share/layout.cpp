@@ -161,7 +161,7 @@ Result<Offsets> parse_offsets(const std::string& header) {
 }
 
 Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
-                                uint64_t max_segment_size) {
+                                uint64_t max_segment_size, std::optional<std::string> crypttext_hash) {
   const uint64_t size = content->size();
   Status ok = check_encoding(size, k, n, max_segment_size);
   if (!ok.ok()) return ok;
@@ -174,7 +174,8 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   ErasureCode code(k, n);
   auto nn = static_cast<size_t>(n);
 
-  TaggedHasher file_hash("allmydata_crypttext_v1");
+  std::optional<TaggedHasher> file_hash;
+  if (!crypttext_hash) file_hash.emplace("allmydata_crypttext_v1");
   std::string segment_leaves;
   std::vector<std::string> block_leaves(nn);
   std::string segment(s.segment_size, '\0');
@@ -184,7 +185,7 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
     uint64_t length = std::min(s.segment_size, size - start);
     content->read(start, length, segment.data());
     std::string_view plain(segment.data(), length);
-    file_hash.update(plain);
+    if (file_hash) file_hash->update(plain);
     segment_leaves += crypttext_segment_hash(plain);
     uint64_t padded = seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size;
     std::fill(segment.begin() + static_cast<std::ptrdiff_t>(length), segment.end(), '\0');
@@ -216,7 +217,7 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   ueb.num_segments = s.num_segments;
   ueb.needed_shares = k;
   ueb.total_shares = n;
-  ueb.crypttext_hash = file_hash.finish();
+  ueb.crypttext_hash = file_hash ? file_hash->finish() : std::move(*crypttext_hash);
   ueb.crypttext_root_hash = std::string(crypttext_tree[0]);
   ueb.share_root_hash = std::string(share_tree[0]);
   std::string ueb_data = pack_ueb(ueb);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,9 +108,10 @@ struct EncodedFile {
 };
 
 // The upload in one streaming pass over the content: per segment, its hash, its n blocks and their hashes;
-// only the hashes are kept.
+// only the hashes are kept. `crypttext_hash`: the whole file's tagged hash, if the caller has it already
+// (it depends on the bytes alone, not on k, n or the segment size); else hashed in the same pass.
 Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
-                                uint64_t max_segment_size);
+                                uint64_t max_segment_size, std::optional<std::string> crypttext_hash = {});
 Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max_segment_size);
 // Deterministic pseudo-random contents of `size` bytes (SeededContent's bytes, held).
 std::string make_contents(uint64_t size, uint64_t seed);

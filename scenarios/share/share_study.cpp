@@ -4,6 +4,8 @@
 #include "scenarios/share/share_study.h"
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <system_error>
 
 #include "models/share/content.h"
@@ -138,9 +140,18 @@ Result<std::shared_ptr<const share::EncodedFile>> encoded_file(const ShareOption
     if (!opened.ok()) return opened.status();
     content = std::move(opened).value();
   }
+  // Generated content's whole-file hash depends on its size alone: the points of a k or segment-size sweep
+  // hash it once between them (a `file` is hashed each time: it may change between two scenarios).
+  static std::map<uint64_t, std::string> generated_crypttext_hashes;
+  std::optional<std::string> crypttext_hash;
+  const bool generated = options.file.empty();
+  if (auto known = generated_crypttext_hashes.find(options.file_size);
+      generated && known != generated_crypttext_hashes.end())
+    crypttext_hash = known->second;
   auto file = share::encode_file(std::move(content), static_cast<int>(options.k), static_cast<int>(options.n),
-                                 options.segment_size);
+                                 options.segment_size, std::move(crypttext_hash));
   if (!file.ok()) return file.status();
+  if (generated) generated_crypttext_hashes[options.file_size] = file->crypttext_hash;
   return std::make_shared<const share::EncodedFile>(std::move(file).value());
 }
 

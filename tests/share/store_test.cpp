@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <tuple>
 
 #include "models/share/content.h"
 #include "models/share/erasure.h"
@@ -113,6 +114,22 @@ TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
             << "share " << sh << " [" << start << "+" << length << ")";
       }
     }
+  }
+}
+
+// The whole file's hash handed to the uploader (the share study's points that differ in k, n or segment
+// size share one) gives the shares it would have computed itself.
+TEST(StreamedShares, AGivenCrypttextHashGivesTheSameShares) {
+  auto content = std::make_shared<SeededContent>(300 * 1024 + 5, 1);
+  auto hashed = encode_file(content, 3, 10, 128 * 1024);
+  ASSERT_TRUE(hashed.ok());
+  for (auto [k, n, segment] : {std::tuple{3, 10, 128 * 1024}, {5, 8, 64 * 1024}}) {
+    auto own = encode_file(content, k, n, segment);
+    auto given = encode_file(content, k, n, segment, hashed->crypttext_hash);
+    ASSERT_TRUE(own.ok() && given.ok());
+    EXPECT_EQ(given->crypttext_hash, own->crypttext_hash);
+    EXPECT_EQ(given->cap.ueb_hash, own->cap.ueb_hash);
+    EXPECT_EQ(given->shares(), own->shares());
   }
 }
 
