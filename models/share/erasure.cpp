@@ -198,6 +198,13 @@ Result<std::vector<std::vector<uint8_t>>> ErasureCode::invert(const std::vector<
 }
 
 Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks) const {
+  std::string segment;
+  Status decoded = decode_into(blocks, segment);
+  if (!decoded.ok()) return decoded;
+  return segment;
+}
+
+Status ErasureCode::decode_into(const std::map<int, std::string>& blocks, std::string& segment) const {
   if (static_cast<int>(blocks.size()) < k_) {
     return Status::Error("decode needs " + std::to_string(k_) + " blocks, got " +
                          std::to_string(blocks.size()));
@@ -222,12 +229,12 @@ Result<std::string> ErasureCode::decode(const std::map<int, std::string>& blocks
   for (const std::string* input : inputs) {
     if (input->size() != block_size) return Status::Error("decode: blocks of different sizes");
   }
-  std::string segment(block_size * k, '\0');
+  segment.assign(block_size * k, '\0');
   for (size_t j = 0; j < k; ++j) {
     char* slice = segment.data() + j * block_size;
     for (size_t r = 0; r < k; ++r) mul_add(slice, inputs[r]->data(), block_size, m[j][r]);
   }
-  return segment;
+  return Status::OK();
 }
 
 }  // namespace perflab::share

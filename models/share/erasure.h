@@ -22,6 +22,9 @@ class ErasureCode {
   void encode_block(const char* segment, size_t segment_size, int share, char* out) const;
   // Any k blocks by share number (all of one length) -> the segment they encode.
   Result<std::string> decode(const std::map<int, std::string>& blocks) const;
+  // The same into `segment`, its buffer reused: a download decodes one segment after another, and a fresh
+  // 128 KiB string each time is fresh pages from the kernel each time.
+  Status decode_into(const std::map<int, std::string>& blocks, std::string& segment) const;
 
  private:
   uint8_t coefficient(int share, int slice) const;

@@ -75,15 +75,14 @@ void Download::get_segment(uint64_t segnum) {
 }
 
 void Download::process_blocks(uint64_t segnum, const std::map<int, std::string>& blocks) {
-  auto decoded = code_.decode(blocks);
-  if (!decoded.ok()) return fetch_failed(decoded.status().message());
-  std::string segment = std::move(decoded).value();
-  if (decode_hook) decode_hook(segment.size());
+  Status decoded = code_.decode_into(blocks, segment_);
+  if (!decoded.ok()) return fetch_failed(decoded.message());
+  if (decode_hook) decode_hook(segment_.size());
   const Sizes& sizes = node_.sizes();
-  if (segnum + 1 == sizes.num_segments) segment.resize(sizes.tail_segment_size);
-  Status valid = node_.check_segment(segnum, segment);
+  if (segnum + 1 == sizes.num_segments) segment_.resize(sizes.tail_segment_size);
+  Status valid = node_.check_segment(segnum, segment_);
   if (!valid.ok()) return fetch_failed("segment " + std::to_string(segnum) + ": " + valid.message());
-  queue_.eventually([this, segnum, segment = std::move(segment)] { deliver(segnum, segment); });
+  queue_.eventually([this, segnum] { deliver(segnum, segment_); });
 }
 
 void Download::deliver(uint64_t segnum, const std::string& segment) {

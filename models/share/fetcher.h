@@ -81,6 +81,7 @@ class Download {
   ErasureCode code_;
   std::unique_ptr<SegmentFetcher> fetcher_;
   DownloadResult result_;
+  std::string segment_;  // the segment decoded last, delivered on the next turn (one at a time)
 };
 
 }  // namespace perflab::share
