@@ -18,10 +18,10 @@ using Bytes = std::vector<uint8_t>;
 class Checksum {
  public:
   // Every run adds each byte it moves several times (writer, relay, reader), so this is the pipe study's
-  // inner loop. The bytes are summed in 16 lanes, lane j holding bytes j, j + 16, j + 32, ... of the piece, in
-  // loops of constant length the compiler vectorises: after chunk k (bytes 16k .. 16k + 15), lane_sum[j] is
-  // the sum of lane j's bytes so far and lane_sums[j] the sum of lane_sum[j] after each chunk 0 .. k. Over K
-  // chunks, byte 16k + j has weight 16 (K - 1 - k) + (16 - j) in the piece's sum of sums (see append), so
+  // inner loop. The bytes are summed in 16 lanes, lane j holding bytes j, j + 16, j + 32, ... of the piece,
+  // in loops of constant length the compiler vectorises: after chunk k (bytes 16k .. 16k + 15), lane_sum[j]
+  // is the sum of lane j's bytes so far and lane_sums[j] the sum of lane_sum[j] after each chunk 0 .. k. Over
+  // K chunks, byte 16k + j has weight 16 (K - 1 - k) + (16 - j) in the piece's sum of sums (see append), so
   // that is the sum over the lanes of 16 (lane_sums[j] - lane_sum[j]) + (16 - j) lane_sum[j]. 32-bit lanes
   // hold 4,096 chunks (255 * 4,096 * 4,097 / 2 < 2^32); the rest goes a byte at a time. All sums are modulo
   // 2^64, so any order of adding gives the same values.
@@ -93,8 +93,8 @@ inline Bytes content(uint64_t seed, uint64_t offset, size_t size) {
   };
   size_t i = 0;
   for (; i < size && ((offset + i) & 7) != 0; ++i) out[i] = byte_at(i);  // up to a word boundary
-  // Whole words, each one 8-byte store: low byte first on the little-endian hosts perflab builds for. (Byte by
-  // byte stores let the compiler vectorise the loop, and SSE2 has no 64-bit multiply: half the speed.)
+  // Whole words, each one 8-byte store: low byte first on the little-endian hosts perflab builds for. (Byte
+  // by byte stores let the compiler vectorise the loop, and SSE2 has no 64-bit multiply: half the speed.)
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "content() stores words low byte first");
   for (; i + 8 <= size; i += 8) {
     const uint64_t x = content_word(seed, (offset + i) >> 3);
