@@ -27,7 +27,7 @@ struct MetricSpec {
   std::string name;
   std::string meaning;
   bool exact = false;  // a deterministic count (same on every machine): compared exactly by `perflab check`
-  std::string unit;    // "s", "bytes", "MiB/s", …; empty: a count or a ratio
+  std::string unit{};  // "s", "bytes", "MiB/s", …; empty: a count or a ratio
 
   MetricSpec& exactly() {
     exact = true;

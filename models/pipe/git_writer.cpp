@@ -55,15 +55,21 @@ void UploadPack::queue_packet(const uint8_t* payload, size_t size) {
   std::snprintf(header, sizeof(header), "%04zx", size + 5);
   Bytes hdr(header, header + 4);
   hdr.push_back(1);  // band 1: pack data
-  to_write_.push_back(std::move(hdr));
-  to_write_.emplace_back(payload, payload + size);
-  stats_.payload.add(payload, size);
+  queue_write(std::move(hdr));
+  queue_write(Bytes(payload, payload + size));
+  stats_.payload.append(to_write_.back().checksum);
 }
 
-bool UploadPack::write(Bytes data, double now) {
-  stats_.checksum.add(data);
+void UploadPack::queue_write(Bytes data) {
+  Checksum checksum;
+  checksum.add(data);
+  to_write_.push_back(QueuedWrite{std::move(data), checksum});
+}
+
+bool UploadPack::write(QueuedWrite queued, double now) {
+  stats_.checksum.append(queued.checksum);
   ++stats_.writes;
-  return out_.write(id_, std::move(data), now);
+  return out_.write(id_, std::move(queued.data), now);
 }
 
 Action UploadPack::step(double now) {
@@ -87,17 +93,16 @@ Action UploadPack::step(double now) {
         state_ = State::kPoll;
         break;
       case State::kRelay: {
-        Bytes got = in_.read_now(buffer_.size() - used_, now);
+        const size_t got = in_.read_into(buffer_.data() + used_, buffer_.size() - used_, now);
         ++stats_.relays;
         to_write_.clear();
         next_write_ = 0;
-        if (got.empty()) {  // EOF: flush the kept byte, then the flush packet
+        if (got == 0) {  // EOF: flush the kept byte, then the flush packet
           at_eof_ = true;
           if (used_ > 0) queue_packet(buffer_.data(), used_);
-          to_write_.push_back(Bytes{'0', '0', '0', '0'});
+          queue_write(Bytes{'0', '0', '0', '0'});
         } else {
-          std::copy(got.begin(), got.end(), buffer_.begin() + static_cast<std::ptrdiff_t>(used_));
-          used_ += got.size();
+          used_ += got;
           if (used_ > 1) {
             queue_packet(buffer_.data(), used_ - 1);
             buffer_[0] = buffer_[used_ - 1];

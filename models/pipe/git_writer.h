@@ -82,8 +82,13 @@ class UploadPack : public Process {
 
  private:
   enum class State { kPoll, kSleeping, kRelay, kWriting, kDone };
-  bool write(Bytes data, double now);  // false: blocked
+  struct QueuedWrite {
+    Bytes data;
+    Checksum checksum;  // of data: the payload's goes into both stats_.payload and stats_.checksum
+  };
   void queue_packet(const uint8_t* payload, size_t size);
+  void queue_write(Bytes data);
+  bool write(QueuedWrite queued, double now);  // false: blocked
 
   ProcessId id_;
   Pipe& in_;
@@ -94,7 +99,7 @@ class UploadPack : public Process {
   State state_ = State::kPoll;
   Bytes buffer_;  // output_state.buffer
   size_t used_ = 0;
-  std::vector<Bytes> to_write_;  // the writes of the current packet(s), in order
+  std::vector<QueuedWrite> to_write_;  // the writes of the current packet(s), in order
   size_t next_write_ = 0;
   bool at_eof_ = false;
   double since_ = 0;  // start of the current sleep or blocked write

@@ -82,16 +82,15 @@ void LinuxPipe::end_copy(double /*now*/) {
   if (size_ > 0 || write_closed_) wake_reader();
 }
 
-Bytes LinuxPipe::read_now(size_t max, double /*now*/) {
-  Bytes out;
-  if (locked_) return out;
-  out.reserve(std::min(max, size_));
+size_t LinuxPipe::read_into(uint8_t* buffer, size_t max, double /*now*/) {
+  if (locked_) return 0;
+  size_t got = 0;
   bool wake_writer = false;
-  while (out.size() < max && !slots_.empty()) {
+  while (got < max && !slots_.empty()) {
     Slot& slot = slots_.front();
-    size_t n = std::min(slot.len, max - out.size());
-    out.insert(out.end(), slot.page.begin() + static_cast<std::ptrdiff_t>(slot.offset),
-               slot.page.begin() + static_cast<std::ptrdiff_t>(slot.offset + n));
+    size_t n = std::min(slot.len, max - got);
+    std::memcpy(buffer + got, slot.page.data() + slot.offset, n);
+    got += n;
     slot.offset += n;
     slot.len -= n;
     size_ -= n;
@@ -100,7 +99,7 @@ Bytes LinuxPipe::read_now(size_t max, double /*now*/) {
       slots_.pop_front();
     }
   }
-  stats_.bytes_read += out.size();
+  stats_.bytes_read += got;
   if (wake_writer && pending_write_) {  // the writer wakes, finds the pipe as the read left it, copies on
     PendingWrite& w = *pending_write_;
     const bool was_empty = slots_.empty();
@@ -114,7 +113,7 @@ Bytes LinuxPipe::read_now(size_t max, double /*now*/) {
       wake_reader();
     }
   }
-  return out;
+  return got;
 }
 
 void LinuxPipe::notify_when_readable(ProcessId reader) {

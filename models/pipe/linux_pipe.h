@@ -46,7 +46,7 @@ class LinuxPipe : public Pipe {
   // What a read would get now: nothing while a writer holds the mutex.
   size_t available() const override { return locked_ ? 0 : size_; }
   bool closed() const override { return write_closed_ && size_ == 0; }
-  Bytes read_now(size_t max, double now) override;
+  size_t read_into(uint8_t* buffer, size_t max, double now) override;
   void notify_when_readable(ProcessId reader) override;
   const PipeStats& stats() const override { return stats_; }
 

@@ -4,6 +4,7 @@
 // driver, EventLoop in the tests) turns that into waiting in simulated time.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,10 +41,16 @@ class Pipe {
   virtual bool begin_copy(size_t /*size*/) { return false; }
   virtual void end_copy(double /*now*/) {}
 
-  // Reader side: what a poll/peek sees, and a read that never waits (up to `max` of what is there).
+  // Reader side: what a poll/peek sees, and a read that never waits: up to `max` of what is there, into the
+  // reader's buffer (returns how many bytes; 0 once closed()), or as new bytes.
   virtual size_t available() const = 0;
   virtual bool closed() const = 0;  // the writer closed and everything written has been read
-  virtual Bytes read_now(size_t max, double now) = 0;
+  virtual size_t read_into(uint8_t* buffer, size_t max, double now) = 0;
+  Bytes read_now(size_t max, double now) {
+    Bytes out(std::min(max, available()));
+    out.resize(read_into(out.data(), out.size(), now));
+    return out;
+  }
   // Wakes `reader` once when available() > 0 or the pipe is closed (now, if that is already so).
   virtual void notify_when_readable(ProcessId reader) = 0;
 

@@ -47,22 +47,27 @@ void WindowsPipe::complete_pending() {
 }
 
 bool WindowsPipe::write(ProcessId writer, Bytes data, double now) {
+  const size_t size = data.size();
   ++stats_.writes;
-  stats_.bytes_written += data.size();
+  stats_.bytes_written += size;
   size_t copied = 0;
   if (read_pending() && !pending_->deadline) {
-    if (delay_applies(data.size())) {
+    if (delay_applies(size)) {
       pending_->deadline = delay_->deadline(now, false);  // the first bytes start the delay
     }
     if (!pending_->deadline) {
-      copied = std::min(pending_->size, data.size());
-      pending_->data.assign(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(copied));
+      copied = std::min(pending_->size, size);
+      if (copied == size) {
+        pending_->data = std::move(data);  // all of it: the read gets the write's bytes as they are
+      } else {
+        pending_->data.assign(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(copied));
+      }
       stats_.bytes_read += copied;
       pending_->completed = true;
       waker_.wake(pending_->reader);
     }
   }
-  if (copied < data.size()) enqueue(std::move(data), copied);
+  if (copied < size) enqueue(std::move(data), copied);
   if (queued_ <= quota_) return true;
   blocked_writer_ = writer;
   ++stats_.blocked_writes;
@@ -80,29 +85,34 @@ void WindowsPipe::enqueue(Bytes data, size_t from) {
   }
 }
 
-Bytes WindowsPipe::take_from_queue(size_t max) {
-  Bytes out;
-  out.reserve(std::min(max, queued_));
-  while (out.size() < max && !queue_.empty()) {
+size_t WindowsPipe::take_from_queue(uint8_t* buffer, size_t max) {
+  size_t taken = 0;
+  while (taken < max && !queue_.empty()) {
     Entry& entry = queue_.front();
-    size_t n = std::min(max - out.size(), entry.data.size() - entry.offset);
-    auto begin = entry.data.begin() + static_cast<std::ptrdiff_t>(entry.offset);
-    out.insert(out.end(), begin, begin + static_cast<std::ptrdiff_t>(n));
+    size_t n = std::min(max - taken, entry.data.size() - entry.offset);
+    std::memcpy(buffer + taken, entry.data.data() + entry.offset, n);
+    taken += n;
     entry.offset += n;
     if (entry.offset == entry.data.size()) queue_.pop_front();
   }
-  queued_ -= out.size();
-  stats_.bytes_read += out.size();
+  queued_ -= taken;
+  stats_.bytes_read += taken;
   if (blocked_writer_ && queued_ <= quota_) {
     ProcessId writer = *blocked_writer_;
     blocked_writer_.reset();
     waker_.wake(writer);
   }
+  return taken;
+}
+
+Bytes WindowsPipe::take_from_queue(size_t max) {
+  Bytes out(std::min(max, queued_));
+  take_from_queue(out.data(), out.size());
   return out;
 }
 
-Bytes WindowsPipe::read_now(size_t max, double /*now*/) {
-  return take_from_queue(max);
+size_t WindowsPipe::read_into(uint8_t* buffer, size_t max, double /*now*/) {
+  return take_from_queue(buffer, max);
 }
 
 void WindowsPipe::notify_when_readable(ProcessId reader) {

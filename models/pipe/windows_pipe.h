@@ -49,7 +49,7 @@ class WindowsPipe : public Pipe {
   void close_write(double now) override;
   size_t available() const override { return queued_; }
   bool closed() const override { return write_closed_ && queued_ == 0; }
-  Bytes read_now(size_t max, double now) override;
+  size_t read_into(uint8_t* buffer, size_t max, double now) override;
   void notify_when_readable(ProcessId reader) override;
   const PipeStats& stats() const override { return stats_; }
   size_t quota() const { return quota_; }
@@ -68,6 +68,7 @@ class WindowsPipe : public Pipe {
     std::optional<double> deadline;  // H1: held until then
   };
   void enqueue(Bytes data, size_t from);
+  size_t take_from_queue(uint8_t* buffer, size_t max);
   Bytes take_from_queue(size_t max);
   void complete_pending();
   bool delay_applies(size_t got) const;

@@ -58,6 +58,30 @@ TEST(Bytes, ChecksumIsItsDefinitionHoweverTheStreamIsCut) {
   }
 }
 
+TEST(Bytes, ALongPieceIsItsDefinition) {  // more than the 4,096 chunks of 16 bytes the lanes hold
+  for (size_t size : {65535, 65536, 65537, 65551, 1000003}) {
+    Bytes data = content(9, 1, size);
+    Checksum whole;
+    whole.add(data);
+    DefinitionChecksum byte_by_byte;
+    for (uint8_t byte : data) byte_by_byte.add(byte);
+    EXPECT_EQ(whole.value(), byte_by_byte.value()) << size;
+  }
+}
+
+TEST(Bytes, AppendingAChecksumIsAddingItsBytes) {
+  Bytes data = content(4, 0, 20000);
+  for (size_t cut : {0, 1, 5, 16, 8193, 20000}) {
+    Checksum first, second, whole;
+    first.add(data.data(), cut);
+    second.add(data.data() + cut, data.size() - cut);
+    first.append(second);
+    whole.add(data);
+    EXPECT_EQ(first, whole) << cut;
+    EXPECT_EQ(first.value(), whole.value());
+  }
+}
+
 TEST(Bytes, ValuesArePinned) {  // computed with the byte-at-a-time forms these replaced
   Checksum checksum;
   checksum.add(content(1, 3, 1 << 20));
