@@ -17,6 +17,7 @@
 
 #include "sim/commands.h"
 #include "sim/outputs.h"
+#include "sim/provenance.h"
 #include "sim/stats/stats.h"
 #include "sim/value_format.h"
 
@@ -348,7 +349,11 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     std::string text = validation_summary(summary);
     std::cout << text;
     if (!out.empty()) {
-      auto written = write_file((fs::path(out) / "validate-summary.md").string(), text);
+      const Provenance& run = current_provenance();
+      const std::string record =
+          fmt::format("\n- ran {} on {} at commit {}{}\n- `{}`\n", run.date, run.host, run.commit,
+                      run.dirty ? " (with uncommitted changes)" : "", run.command);
+      auto written = write_file((fs::path(out) / "validate-summary.md").string(), text + record);
       if (!written.ok()) return fail_input(written.message());
     }
   }

@@ -116,6 +116,20 @@ TEST_F(RealEngine, CtrlCLeavesNoProcessBehind) {
       dir / "err");
 }
 
+// A summary written to --out says when, where, at which commit and by which command it ran: it is what a
+// maintainer commits. share's [validate] latencies give it three rows; a 256 KiB file keeps it to seconds.
+TEST(Validate, TheSummaryFileRecordsItsRun) {
+  TempDir dir;
+  auto r =
+      run_perflab("validate share --quick --set params.file_size='\"256KiB\"' --out " + (dir / "v").string());
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;  // the verdict is not what is tested here
+  const std::string summary = read_file(dir / "v" / "validate-summary.md");
+  EXPECT_NE(summary.find("| share at 0.5ms |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\n- ran 20"), std::string::npos) << summary;
+  EXPECT_NE(summary.find(" at commit "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("validate share --quick"), std::string::npos) << summary;
+}
+
 TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {
   auto r = run_perflab("validate pingpong");
   EXPECT_EQ(r.status, 2);
