@@ -30,7 +30,7 @@ namespace {
 
 // A row of the CSV history.py writes (study, scenario, engine, figure, seed, commit, date, subject, value,
 // note; a row per study × commit) as column -> text; this command adds what moved.
-using Row = std::map<std::string, std::string>;
+using Row = CsvMap;
 const std::vector<std::string> kHistoryColumns = {"study",  "scenario", "engine",  "figure", "seed",
                                                   "commit", "date",     "subject", "value",  "change",
                                                   "before", "after",    "pvalue",  "note"};
@@ -42,25 +42,6 @@ std::vector<std::string> headline_studies() {
     if (fs::exists(source_dir() / "scenarios" / study->name / "page.py")) names.push_back(study->name);
   }
   return names;
-}
-
-Result<std::vector<Row>> read_rows(const fs::path& csv) {
-  std::ifstream in(csv);
-  std::string line;
-  if (!std::getline(in, line)) return Status::Error(csv.string() + ":1: empty, expected a header");
-  const auto header = split_csv_line(line);
-  std::vector<Row> rows;
-  for (size_t number = 2; std::getline(in, line); ++number) {
-    const auto fields = split_csv_line(line);
-    if (fields.size() != header.size())
-      return Status::Error(csv.string() + ":" + std::to_string(number) + ": " +
-                           std::to_string(fields.size()) + " fields, expected " +
-                           std::to_string(header.size()));
-    Row row;
-    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = fields[i];
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 bool moved(double before, double after) {
@@ -175,7 +156,7 @@ int cmd_history(const std::vector<std::string>& studies_asked) {
   Status computed = run_python("history.py", args,
                                "each commit's headline figures; needs git and /usr/bin/python3 "
                                "with pandas and markdown");
-  auto rows = computed.ok() ? read_rows(figures) : Result<std::vector<Row>>(computed);
+  auto rows = computed.ok() ? read_csv_maps(figures) : Result<std::vector<Row>>(computed);
   fs::remove(figures);
   if (!rows.ok()) {
     std::fprintf(stderr, "perflab: error: history: %s\n", rows.status().message().c_str());

@@ -277,4 +277,23 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
   return table;
 }
 
+Result<std::vector<CsvMap>> read_csv_maps(const std::filesystem::path& csv) {
+  std::ifstream in(csv);
+  if (!in) return Status::Error(csv.string() + ": cannot read");
+  auto records = read_records(in);
+  if (records.empty()) return Status::Error(csv.string() + ":1: empty, expected a header");
+  const auto header = split_csv_line(records.front().second);
+  std::vector<CsvMap> rows;
+  for (size_t r = 1; r < records.size(); ++r) {
+    const auto& [line, text] = records[r];
+    if (text.empty()) continue;
+    auto fields = record_fields(csv.string() + ":" + std::to_string(line) + ": ", text, header.size());
+    if (!fields.ok()) return fields.status();
+    CsvMap row;
+    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = (*fields)[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace perflab

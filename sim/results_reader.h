@@ -11,6 +11,9 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "models/common/status.h"
 #include "sim/run_table.h"
@@ -43,5 +46,10 @@ Result<RunTable> read_results(const Scenario& scenario, const std::filesystem::p
 
 // The fields of one CSV line (RFC 4180 quoting, as csv_field writes it).
 std::vector<std::string> split_csv_line(const std::string& line);
+
+// Any CSV file with a header (a quoted field may hold a line break) as one column -> text map per row; a
+// row not as wide as the header is an error naming the file and line.
+using CsvMap = std::map<std::string, std::string>;
+Result<std::vector<CsvMap>> read_csv_maps(const std::filesystem::path& csv);
 
 }  // namespace perflab
