@@ -2,6 +2,7 @@
 per-seed rows, the run record (.meta) and the files a reader may want to download; and how a scenario's
 grid splits into the columns that vary (the plot's x, series and facets) and the fixed parameters."""
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
@@ -32,11 +33,11 @@ class Scenario:
     metrics: list  # metric names (<metric>_mean in the summary)
     meta: dict = field(default_factory=dict)
 
-    @property
+    @cached_property  # the pages ask thousands of times; a loaded summary does not change
     def varying(self) -> list:
         return [k for k in self.keys if self.summary[k].nunique(dropna=False) > 1]
 
-    @property
+    @cached_property
     def fixed(self) -> dict:
         return {k: self.summary[k].iloc[0] for k in self.keys if k not in self.varying}
 
