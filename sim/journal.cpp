@@ -15,9 +15,12 @@ constexpr const char* kMagic = "perflab-journal-v2";
 }  // namespace
 
 uint64_t scenario_fingerprint(const Scenario& scenario) {
-  std::string text = scenario.name + "|" + scenario.study->name + "|" + engine_name(scenario.engine) + "|" +
-                     std::to_string(scenario.seeds) + "|" + std::to_string(scenario.seed) + "|" +
-                     std::to_string(scenario.repetitions);
+  std::string text =
+      scenario.name + "|" + scenario.study->name + "|" + engine_name(scenario.engine) + "|" +
+      std::to_string(scenario.seeds) + "|" + std::to_string(scenario.seed) + "|" +
+      std::to_string(scenario.repetitions) +
+      (scenario.long_repetitions == scenario.repetitions ? ""
+                                                         : "/" + std::to_string(scenario.long_repetitions));
   return fnv1a(text + "|" + std::to_string(scenario.grid.fingerprint()));
 }
 

@@ -80,7 +80,7 @@ Result<double> run_once(const MicroWorkload& workload, Metrics& counters) {
 }  // namespace
 
 Result<MicroResult> run_micro(const Study& study, const Params& params, const PointInputs& inputs,
-                              int repetitions) {
+                              int repetitions, std::optional<int> long_repetitions) {
   auto workload = study.setup_micro(params, inputs);
   if (!workload.ok()) return workload.status();
   keep_freed_memory_in_process();
@@ -90,6 +90,7 @@ Result<MicroResult> run_micro(const Study& study, const Params& params, const Po
   Result<double> warm_up = run_once(*workload, counters);
   if (!warm_up.ok()) return warm_up.status();
   if (warm_up.value() > kLongestWarmUpSeconds) {
+    repetitions = long_repetitions.value_or(repetitions);
     result.repetitions.push_back(warm_up.value());
     --repetitions;
   }

@@ -6,9 +6,12 @@
 // process, and its first run pays what no later run does: the heap grows into pages the kernel has yet to
 // map, caches and branch predictors are cold, so without a warm-up a short point's median could be its
 // cold run. A warm-up that takes longer than kLongestWarmUpSeconds counts as the first repetition
-// instead: a cold start is lost in a run that long, and a minute-long point is not paid twice.
+// instead: a cold start is lost in a run that long, and a minute-long point is not paid twice. Such a long
+// point may also take fewer repetitions than the short ones (a scenario's `long_repetitions`): its runs
+// spread little, and each costs seconds.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "models/common/status.h"
@@ -24,7 +27,9 @@ struct MicroResult {
 
 inline constexpr double kLongestWarmUpSeconds = 1.0;
 
+// `long_repetitions` (none: `repetitions`) is the count for a point whose warm-up took longer than
+// kLongestWarmUpSeconds.
 Result<MicroResult> run_micro(const Study& study, const Params& params, const PointInputs& inputs,
-                              int repetitions);
+                              int repetitions, std::optional<int> long_repetitions = std::nullopt);
 
 }  // namespace perflab

@@ -9,6 +9,7 @@
 
 #include "sim/json_text.h"
 #include "sim/markdown.h"
+#include "sim/micro_engine.h"
 #include "sim/stats/stats.h"
 #include "sim/value_format.h"
 
@@ -38,6 +39,14 @@ std::string first_error(const RunTable& table, size_t point) {
   auto [first, last] = table.rows_of(point);
   auto failed = std::find_if(first, last, [](const RunRow& row) { return row.failed(); });
   return failed == last ? "" : failed->error;
+}
+
+// "5 repetitions", or "5 repetitions, 3 for a point whose run takes over 1 s".
+std::string repetitions_text(const Scenario& scenario) {
+  std::string text = std::to_string(scenario.repetitions) + " repetitions";
+  if (scenario.long_repetitions == scenario.repetitions) return text;
+  return text + ", " + std::to_string(scenario.long_repetitions) + " for a point whose run takes over " +
+         format_quantity(kLongestWarmUpSeconds, Quantity::kDuration);
 }
 
 }  // namespace
@@ -164,9 +173,8 @@ std::string summary_markdown(const RunTable& table) {
   auto shown = scenario.grid.varying_columns();
   std::string out =
       "### " + scenario.name + " (" + scenario.study->name + ", " + engine_name(scenario.engine) + " engine";
-  out += scenario.engine != Engine::kMicro
-             ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
-             : ", median of " + std::to_string(scenario.repetitions) + " repetitions)\n\n";
+  out += scenario.engine != Engine::kMicro ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
+                                           : ", median of " + repetitions_text(scenario) + ")\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
   std::string fixed;
   const GridPoint first = scenario.grid.empty() ? GridPoint{} : scenario.grid[0];

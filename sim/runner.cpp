@@ -120,7 +120,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
 
   Result<Metrics> metrics = Status::Error("no engine");
   if (scenario.engine == Engine::kMicro) {
-    auto micro = run_micro(study, params, inputs, scenario.repetitions);
+    auto micro = run_micro(study, params, inputs, scenario.repetitions, scenario.long_repetitions);
     if (micro.ok()) row.repetitions = micro->repetitions;
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {

@@ -27,8 +27,8 @@ namespace {
 const std::map<std::string, std::vector<std::string>>& section_keys() {
   static const std::map<std::string, std::vector<std::string>> keys = {
       {"scenario",
-       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "headline", "slow",
-        "point_timeout"}},
+       {"name", "study", "engine", "description", "seeds", "seed", "repetitions", "long_repetitions",
+        "headline", "slow", "point_timeout"}},
       {"network", {"latency", "bandwidth"}},
   };
   return keys;
@@ -199,6 +199,9 @@ struct Loader {
     scenario.seeds = static_cast<int>(seeds);
     scenario.seed = static_cast<uint64_t>(seed);
     scenario.repetitions = static_cast<int>(repetitions);
+    int64_t long_repetitions = repetitions;
+    if (!(s = get_int("long_repetitions", long_repetitions, 1)).ok()) return s;
+    scenario.long_repetitions = static_cast<int>(std::min(long_repetitions, repetitions));  // a cap
     if (const auto* node = table->get("point_timeout")) {
       auto timeout =
           to_param_value(duration_param("point_timeout", "", ""), locate("scenario.point_timeout", *node));

@@ -42,6 +42,7 @@ struct Scenario {
   int seeds = 1;
   uint64_t seed = 1;
   int repetitions = 5;         // micro engine: timed repetitions per point
+  int long_repetitions = 5;    // micro engine: at most this many for a point whose run takes over a second
   double point_timeout_s = 0;  // wall limit per run (0: none); --point-timeout overrides it
   NetworkSpec network;
   std::vector<std::string> cases;  // every [[case]] name of the file, in file order (--case narrows the grid)

@@ -172,6 +172,39 @@ TEST(SimMicroEngine, ALongFirstRunIsTheFirstRepetitionNotAWarmUp) {
   }
 }
 
+TEST(SimMicroEngine, ALongPointTakesTheLongRepetitionCount) {
+  slow_runs = 0;
+  auto result = run_micro(*find_study("test-slow"), Params{}, PointInputs{}, 5, 2);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(slow_runs, 2);  // the first run (it counts) and one more: 2, not 5
+  EXPECT_EQ(result->repetitions.size(), 2U);
+}
+
+TEST(SimMicroEngine, AShortPointKeepsEveryRepetition) {
+  Params params;
+  params.set("n", ParamValue{int64_t{1000}, "1000"});
+  auto result = run_micro(*find_study("test-summing"), params, PointInputs{}, 5, 2);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->repetitions.size(), 5U);
+}
+
+TEST(SimMicroEngine, LongRepetitionsIsReadAndCappedByRepetitions) {
+  TempDir dir;
+  const std::string head = "[scenario]\nname = \"m\"\nstudy = \"test-summing\"\nengine = \"micro\"\n";
+  write_file(dir / "m.toml", head + "repetitions = 5\nlong_repetitions = 3\n");
+  auto scenario = load_scenario(dir / "m.toml", {});
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  EXPECT_EQ(scenario->repetitions, 5);
+  EXPECT_EQ(scenario->long_repetitions, 3);
+  auto quick = load_scenario(dir / "m.toml", {{"scenario.repetitions", "2"}});  // fewer than the long count
+  ASSERT_TRUE(quick.ok()) << quick.status().message();
+  EXPECT_EQ(quick->long_repetitions, 2);
+  write_file(dir / "d.toml", head + "repetitions = 4\n");
+  auto plain = load_scenario(dir / "d.toml", {});
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->long_repetitions, 4);  // not given: every point alike
+}
+
 TEST(SimMicroEngine, AFailedSetUpIsTheRunsError) {
   fixture_log.clear();
   Params params;
