@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -155,10 +154,9 @@ Status replace_scenario_files(const fs::path& from, const fs::path& to, const st
   return Status::OK();
 }
 
-// The folder's plots (drawn now, or finished by `plotter` if it has drawn some already), README.md and site,
-// from what is on disk there.
-int write_folder_pages(const fs::path& folder, StudyPlotter* plotter = nullptr) {
-  auto plots = plotter != nullptr ? plotter->finish() : draw_study_plots(folder);
+// The folder's plots, README.md and site, from what is on disk there.
+int write_folder_pages(const fs::path& folder) {
+  auto plots = draw_study_plots(folder);
   if (!plots.ok()) return fail_input(plots.message());
   auto readme = write_results_readme(folder);
   if (!readme.ok()) return fail_input(readme.message());
@@ -184,20 +182,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
   int status = 0;
   std::vector<ReproducedScenario> timings;
   std::vector<std::string> studies;
-  // The reproduction's plots are drawn while the simulations run, each study's once its scenarios are done;
-  // never beside a scenario that times real work (a busy second core moved the micro timings by 6-15%).
-  // --update draws results/ at the end, once the fresh files are copied there.
-  std::optional<StudyPlotter> plotter;
-  std::vector<std::string> done_studies;  // every scenario of theirs has run
-  for (size_t i = 0; i < scenarios->size(); ++i) {
-    const Scenario& scenario = (*scenarios)[i];
-    const bool only_simulations_left =
-        std::all_of(scenarios->begin() + static_cast<std::ptrdiff_t>(i), scenarios->end(),
-                    [](const Scenario& s) { return s.engine == Engine::kSim; });
-    if (!flags.update && !plotter && only_simulations_left) {
-      plotter.emplace(folder);
-      for (const auto& done : done_studies) plotter->draw(done);
-    }
+  for (const auto& scenario : *scenarios) {
     std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario.name.c_str(), scenario.file.c_str());
     RunFlags run_flags;
     run_flags.jobs = flags.jobs;
@@ -222,13 +207,8 @@ int cmd_reproduce(const ReproduceFlags& flags) {
       std::ofstream(out / (scenario.name + ".report.md")) << report;
     }
     timings.push_back(run_record(scenario, table, wall_s));
-    const std::string& study = scenario.study->name;
-    if (std::find(studies.begin(), studies.end(), study) == studies.end()) studies.push_back(study);
-    const bool study_done =
-        std::none_of(scenarios->begin() + static_cast<std::ptrdiff_t>(i) + 1, scenarios->end(),
-                     [&](const Scenario& s) { return s.study->name == study; });
-    if (study_done) done_studies.push_back(study);
-    if (plotter && study_done) plotter->draw(study);
+    if (std::find(studies.begin(), studies.end(), scenario.study->name) == studies.end())
+      studies.push_back(scenario.study->name);
   }
   std::cout << "\n" << timing_table(timings);
   if (flags.update) {
@@ -248,7 +228,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
     fs::remove_all(runs_dir, ec);
   }
   std::cout.flush();
-  int pages = write_folder_pages(folder, plotter ? &*plotter : nullptr);
+  int pages = write_folder_pages(folder);
   return std::max(status, pages);
 }
 

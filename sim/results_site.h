@@ -1,12 +1,9 @@
 // The results site (index.html, one page per study, SVG plots) is drawn by a Python generator,
 // analysis/python/build_site.py, from a results folder's CSV files; `perflab reproduce` and
 // `reproduce --readme-only` run it after the folder's README.md, and before both the study plots
-// (analysis/python/plot_results.py, the PNGs README.md shows; `reproduce` draws them while its simulations
-// run, with a StudyPlotter). `perflab check --record` records the whole
+// (analysis/python/plot_results.py, the PNGs README.md shows). `perflab check --record` records the whole
 // gate's verdict in results/check.txt (key = value lines), which the index shows.
 #pragma once
-
-#include <sys/types.h>
 
 #include <filesystem>
 #include <string>
@@ -25,26 +22,6 @@ Status write_results_site(const std::filesystem::path& results);
 
 // Runs /usr/bin/python3 analysis/python/plot_results.py on `results` (each study's plot.py).
 Status draw_study_plots(const std::filesystem::path& results);
-
-// The same plots drawn one study at a time while other work goes on: one plot_results.py --stdin for the
-// folder, told each study whose results are complete. finish() draws the folder's studies not named yet,
-// then waits for the plotter; a plotter never finished (an error, Ctrl-C) is killed on destruction.
-class StudyPlotter {
- public:
-  explicit StudyPlotter(const std::filesystem::path& results);
-  ~StudyPlotter();
-  StudyPlotter(const StudyPlotter&) = delete;
-  StudyPlotter& operator=(const StudyPlotter&) = delete;
-
-  void draw(const std::string& study);  // results/<study>/ is complete: draw it (once)
-  Status finish();
-
- private:
-  std::filesystem::path results_;
-  pid_t pid_ = 0;  // 0: not started, or finished
-  int to_plotter_ = -1;
-  std::vector<std::string> sent_;
-};
 
 // Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
 // rebuilds the site. (A check of some studies leaves the record alone: the index shows the whole gate.)

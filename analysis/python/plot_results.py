@@ -2,14 +2,9 @@
 """Draws every study's plots: for each results/<study>/ whose study has a scenarios/<study>/plot.py, calls
 that script's plot(results_dir) and names the files it wrote on stderr. `perflab reproduce` runs it before
 writing the folder's README.md; a new study adds its pictures by adding its own plot.py, nothing here.
+The studies are drawn in parallel, one process per core, forked after matplotlib and pandas are imported.
 
-    /usr/bin/python3 analysis/python/plot_results.py [RESULTS_DIR]          every study, in parallel
-    /usr/bin/python3 analysis/python/plot_results.py RESULTS_DIR --stdin   each study named on stdin
-
-Given a folder, the studies are drawn in parallel, one process per core, forked after matplotlib and pandas
-are imported. With --stdin, each study is drawn as its name arrives on a line of stdin, until stdin closes:
-`perflab reproduce` starts it once only simulations are left to run and names each study as its scenarios
-finish, so the drawing fills the cores the simulations leave idle instead of waiting for the last of them.
+    /usr/bin/python3 analysis/python/plot_results.py [RESULTS_DIR]
 """
 import multiprocessing
 import os
@@ -27,42 +22,15 @@ def plot_study(study_dir: Path) -> list:
     return [] if module is None else list(module.plot(study_dir))
 
 
-def report(paths: list) -> None:
-    for path in paths:
-        print(f"plot: {path}", file=sys.stderr, flush=True)
-
-
-def draw_all(results: Path) -> int:
+def main(results: Path) -> int:
     study_dirs = sorted(p for p in results.iterdir() if p.is_dir())
     workers = max(1, min(len(study_dirs), os.cpu_count() or 1))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for paths in pool.map(plot_study, study_dirs, chunksize=1):
-            report(paths)
+            for path in paths:
+                print(f"plot: {path}", file=sys.stderr)
     return 0
-
-
-def draw_named(results: Path, names) -> int:
-    for line in names:
-        study = line.strip()
-        if not study:
-            continue
-        study_dir = results / study
-        if not study_dir.is_dir():
-            print(f"plot_results.py: {study_dir}: no such study folder", file=sys.stderr)
-            return 2
-        report(plot_study(study_dir))
-    return 0
-
-
-def main(argv: list) -> int:
-    results = Path(argv[0] if argv else "results")
-    if argv[1:] == ["--stdin"]:
-        return draw_named(results, sys.stdin)
-    if len(argv) > 1:
-        print("usage: plot_results.py [RESULTS_DIR] [--stdin]", file=sys.stderr)
-        return 2
-    return draw_all(results)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "results")))

@@ -544,7 +544,7 @@ TEST(Reproduce, WritesItsOwnFolderAndLeavesTheCommittedResultsAlone) {
   fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", headline.results / "prefetch",
            fs::copy_options::recursive);
   auto before = files_under(headline.results.path());
-  // A study the folder already holds, not rerun this time: its plots are drawn too (after the runs').
+  // A study the folder already holds, not rerun this time: its plots are drawn too.
   fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", out / "prefetch", fs::copy_options::recursive);
   fs::remove(out / "prefetch" / "prefetch-jgit-clone.png");
   auto run = run_perflab("reproduce --out " + out.path().string(), headline.env);
