@@ -89,7 +89,9 @@ TEST_P(RealMonitorTest, EveryCallRunsOnceAndEverySectionIsTimedUnderTheLock) {
   for (size_t i = 0; i < holds.size(); ++i) {
     EXPECT_LE(holds[i].asked_ns, holds[i].acquired_ns);
     EXPECT_LE(holds[i].acquired_ns, holds[i].released_ns);
-    if (i > 0) EXPECT_GE(holds[i].acquired_ns, holds[i - 1].released_ns) << "holds " << i - 1 << " and " << i;
+    if (i > 0) {
+      EXPECT_GE(holds[i].acquired_ns, holds[i - 1].released_ns) << "holds " << i - 1 << " and " << i;
+    }
     total += holds[i].released_ns - holds[i].acquired_ns;
     longest = std::max(longest, holds[i].released_ns - holds[i].acquired_ns);
   }
