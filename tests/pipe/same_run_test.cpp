@@ -74,6 +74,17 @@ TEST(SameRun, ARecordThatDoesNotAddUpIsRefused) {
 // ratios of 0.94-1.29 (one 1.65, a pump that lost its CPU) and medians per size of 1.03-1.09; the model
 // without the reader's wake latency gives 1.45-1.48 at 64 KiB on the same runs, and the old strace trace
 // was 3.5x off, so 25% passes the model's noise and fails either mistake.
+//
+// The ratio is judged only where the pump is the one the model stands for: an optimised build without a
+// sanitizer. The ASan build (Debug, instrumented) reads several times slower and, under ctest -j2, gave
+// 0.51, 0.58 and 0.76 at 64 KiB once; there the runs are still made and checked for every byte and every
+// write recorded.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+constexpr bool kJudgeTheRatio = true;
+#else
+constexpr bool kJudgeTheRatio = false;
+#endif
+
 TEST(SameRun, TheModelMakesTheKernelsReadsOnTheRunsOwnWrites) {
   if (built_write_recorder().empty()) GTEST_SKIP() << "perflab_write_recorder is not built";
   TempFolder dir;
@@ -102,8 +113,10 @@ TEST(SameRun, TheModelMakesTheKernelsReadsOnTheRunsOwnWrites) {
       usleep(200000);
     }
     std::sort(ratios.begin(), ratios.end());
-    EXPECT_NEAR(ratios[1], 1.0, 0.25) << "pipe " << pipe_size << ": model/kernel reads " << ratios[0] << ", "
-                                      << ratios[1] << ", " << ratios[2];
+    if (kJudgeTheRatio) {
+      EXPECT_NEAR(ratios[1], 1.0, 0.25) << "pipe " << pipe_size << ": model/kernel reads " << ratios[0]
+                                        << ", " << ratios[1] << ", " << ratios[2];
+    }
   }
 }
 
