@@ -26,7 +26,7 @@ struct ValidationCriteria {
 struct RatioSpec {
   std::string numerator;
   std::string denominator;
-  std::string at;
+  std::string at{};  // empty: every pair
 };
 
 // Same-run mode, for a study whose real runs are replayed into its model within one run (pipe's
