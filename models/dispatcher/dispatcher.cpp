@@ -26,16 +26,20 @@ std::unique_lock<std::mutex> Dispatcher::begin_section() {
   if (lock_entry_hook_) {
     lock_entry_hook_();
   }
-  return std::unique_lock<std::mutex>(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
+  running_at_entry_ = async_calls_->running_count();
+  ready_at_entry_ = async_calls_->ready_count();
+  return lock;
 }
 
 void Dispatcher::end_section(std::unique_lock<std::mutex>& lock, LockedSection section,
                              const OpCounter& ops) {
   ops_under_lock_ += ops.count();
   ++locked_sections_;
+  const LockedSectionReport report{section, ops.count(), running_at_entry_, ready_at_entry_};
   lock.unlock();
   if (lock_observer_) {
-    lock_observer_({section, ops.count()});
+    lock_observer_(report);
   }
 }
 

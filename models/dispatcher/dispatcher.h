@@ -50,7 +50,10 @@ inline const EnumNames<LockedSection> kLockedSectionNames{"locked section",
 
 struct LockedSectionReport {
   LockedSection section;
-  uint64_t ops;  // elements touched while the lock was held
+  uint64_t ops;            // elements touched while the lock was held
+  uint64_t running_calls;  // async calls running when the section took the lock: the list every per-host
+                           // count walks, which a cost model may charge by (lock_cost_model.h)
+  uint64_t ready_calls;    // async calls waiting then
 };
 
 // Called right after each locked section releases the lock, on the thread that held it.
@@ -147,6 +150,8 @@ class Dispatcher {
   std::list<CallPtr> running_sync_calls_;
   uint64_t ops_under_lock_ = 0;
   uint64_t locked_sections_ = 0;
+  uint64_t running_at_entry_ = 0;  // the current section's list sizes, set once it holds the lock
+  uint64_t ready_at_entry_ = 0;
 };
 
 }  // namespace perflab::dispatcher

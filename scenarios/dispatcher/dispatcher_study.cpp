@@ -77,17 +77,37 @@ const Knobs<DispatcherOptions>& knobs() {
     k.size("request_size", &O::request_size, "sim, real: bytes of each request").only(sim, real);
     k.size("response_size", &O::response_size, "sim, real: bytes of each response").only(sim, real);
     k.distribution("server_time", &O::server_time, "sim, real: server think time per call").only(sim, real);
-    k.real("ns_per_op", &O::ns_per_op,
-           "sim: lock hold per element touched, ns (measured: scenarios/dispatcher/calibrate.toml)")
+    const auto cost = [](auto member) { return [member](O& o) -> auto& { return o.lock_cost.*member; }; };
+    using C = LockCostModel;
+    k.duration("lock_section_cost", cost(&C::section_s),
+               "sim: lock hold of every locked section beyond its elements (a calibration: lock_cost_model.h)")
         .only(sim);
+    k.duration("lock_move_cost", cost(&C::move_s),
+               "sim: more hold when the section's thread is not the lock's last holder (a calibration)")
+        .only(sim);
+    k.real("cold_ns_per_op", cost(&C::cold_ns_per_op),
+           "sim: ns more for each element a section reaches first, up to the calls listed (a calibration)")
+        .only(sim);
+    k.real("ns_per_op", cost(&C::ns_per_op),
+           "sim: hold per element touched while the running list fits the L1 data cache, ns (a calibration)")
+        .only(sim);
+    k.real("ns_per_op_per_doubling", cost(&C::ns_per_op_per_doubling),
+           "sim: ns more per element per doubling of the running list's bytes beyond L1d, up to L2 (a "
+           "calibration)")
+        .only(sim);
+    k.size("cache_l1d", cost(&C::l1d_bytes),
+           "sim, real: the L1 data cache the working set is measured against (the calibration machine's)")
+        .only(sim, real);
+    k.size("cache_l2", cost(&C::l2_bytes), "sim, real: the L2 cache, where the per-element cost stops growing")
+        .only(sim, real);
     k.choice("lock", &O::lock, kLockHandOffNames,
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
              "it ahead of blocked ones) | fifo (the longest-blocked thread)")
         .only(sim);
-    k.duration("lock_section_overhead", &O::lock_section_overhead,
-               "sim: lock hold added to every locked section beyond ops x ns_per_op: 0 charges the counted "
-               "work only; a calibration against the real engine (scenarios/dispatcher/calibrate-real.toml)")
-        .only(sim);
+    k.boolean("sched_fifo", &O::sched_fifo,
+              "real: ask for SCHED_FIFO for every thread (false: ordinary scheduling, as a service runs); the "
+              "rows' realtime column says whether it was obtained")
+        .only(real);
     k.path("request_log", &O::request_log,
            "a request log (CSV: time_s, host, optional duration_s) as the workload; sim: its arrivals, hosts "
            "(and server times) replace Poisson, host_popularity (and server_time); micro: its host sequence "
@@ -123,6 +143,17 @@ void bind_incident(MetricBindings<R>& m, Incident incident) {
       .exactly();
   m.count("ops_under_lock", field(&I::ops_under_lock), "elements the real Dispatcher touched under its lock")
       .exactly();
+  const auto terms = [incident](auto member) {
+    return [incident, member](const R& r) { return incident(r).lock_terms.*member; };
+  };
+  m.count("lock_moves", terms(&LockCostTally::moves),
+          "sections whose thread was not the lock's last holder (the cost model's move term)")
+      .exactly();
+  m.count("cold_ops", terms(&LockCostTally::cold_ops),
+          "elements sections reached first, up to the calls listed (the cost model's cold term)")
+      .exactly();
+  m.number("ops_doublings", terms(&LockCostTally::ops_doublings), "",
+           "elements touched x doublings of the working set beyond L1d (the cost model's growth term)");
   m.seconds("duration_s", field(&I::duration_s), "time until the last call finished");
 }
 

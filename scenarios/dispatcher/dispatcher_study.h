@@ -14,6 +14,7 @@
 #include "models/dispatcher/strategy.h"
 #include "models/dispatcher/workloads.h"
 #include "scenarios/dispatcher/jvm/okhttp_jvm.h"
+#include "scenarios/dispatcher/lock_cost_model.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
 #include "sim/knobs.h"
 #include "sim/metrics.h"
@@ -30,10 +31,14 @@ const EnumNames<Implementation>& implementation_names();
 // The C++ port an implementation is; none for okhttp-jvm.
 std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
 
-// Lock cost per element touched, measured on the development machine with
-// `perflab run scenarios/dispatcher/calibrate.toml` (results/dispatcher/dispatcher-calibrate.md), four runs:
-// scan 2.66-3.05 ns, counter 2.85-2.95 ns per element; the default is their mean.
-constexpr double kMeasuredNsPerOp = 2.8;
+// The lock cost model's constants (lock_cost_model.h): CALIBRATIONS, fitted on real threads at points
+// outside every validation grid (scenarios/dispatcher/calibrate-real.toml; the fit, its residuals and the
+// run: results/dispatcher/dispatcher-calibrate-real.calibration.*). The incident and its validation both
+// run at these, so the published headline is the validated model.
+constexpr LockCostModel kCalibratedLockCost{
+    /*section_s=*/0.5e-6, /*move_s=*/0.8e-6, /*cold_ns_per_op=*/10, /*ns_per_op=*/5.6,
+    /*ns_per_op_per_doubling=*/2.5,
+    /*l1d_bytes=*/48 * 1024, /*l2_bytes=*/1024 * 1024};
 
 // Everything a dispatcher scenario sets; the limits' defaults are the Dispatcher's own.
 struct DispatcherOptions {
@@ -50,9 +55,9 @@ struct DispatcherOptions {
   double request_size = 1024;
   double response_size = 16 * 1024;
   Distribution server_time = Distribution::constant(50e-3, Quantity::kDuration);
-  double ns_per_op = kMeasuredNsPerOp;
+  LockCostModel lock_cost = kCalibratedLockCost;
   LockHandOff lock = LockHandOff::kBarging;
-  double lock_section_overhead = 0;  // seconds, sim only: a calibration against the real engine
+  bool sched_fifo = false;  // real: ask for SCHED_FIFO
   std::string request_log;  // a request log (models/dispatcher/request_log.h) as the workload; empty: none
 };
 
@@ -85,6 +90,7 @@ struct IncidentResult {
   int64_t blocked_threads_max = 0;
   int64_t lock_acquisitions = 0;
   int64_t ops_under_lock = 0;
+  LockCostTally lock_terms;  // the sections as the lock cost model counts them
   double duration_s = 0;
 };
 

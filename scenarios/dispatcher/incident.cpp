@@ -3,7 +3,7 @@
 // run each call as an HTTP exchange with its host over the simulated network and then call finished(). The
 // dispatcher's monitor is simulated (simulated_monitor.h): each locked section of the real Dispatcher — two
 // per enqueue(), two per finished(), released in between as in OkHttp — holds it for the elements the real
-// code touched under its lock × ns_per_op, and `lock` says who gets it when it is released (barging as a Java
+// code touched under its lock at the lock cost model's prices (lock_cost_model.h), and `lock` says who gets it when it is released (barging as a Java
 // monitor, or fifo). What the thread dumps showed — threads piling up BLOCKED on the lock while one thread
 // scans — shows here as lock wait time and the number of simulated threads blocked at once.
 #include <algorithm>
@@ -57,7 +57,7 @@ class IncidentRun {
         world_(world),
         client_(world.host("client")),
         dispatcher_(executor_, strategy),
-        monitor_(x.lock, x.ns_per_op, context.timeline, x.lock_section_overhead),
+        monitor_(x.lock, x.lock_cost, context.timeline),
         run_queue_(simgrid::s4u::Mailbox::by_name("executor")),
         arrivals_(x.arrival_rate, static_cast<int>(x.hosts), zipf_s, context.rng(kArrivalStream),
                   context.rng(kHostChoiceStream)),

@@ -23,6 +23,7 @@ IncidentResult incident_result(const Monitor& monitor, const std::vector<double>
                         static_cast<int64_t>(monitor.blocked_max()),
                         static_cast<int64_t>(monitor.acquisitions()),
                         static_cast<int64_t>(monitor.ops_total()),
+                        monitor.tally(),
                         last_finish_s};
 }
 

@@ -110,6 +110,7 @@ class RealIncidentRun {
         enqueued_ns_(schedule_.size()),
         latencies_(schedule_.size()),
         runs_(std::make_unique<std::atomic<int>[]>(schedule_.size())),
+        monitor_(x.lock_cost),
         dispatcher_(pool_, strategy),
         pool_(static_cast<int>(x.threads), [this](const CallPtr& call) { serve(call); }) {
     for (size_t i = 0; i < schedule_.size(); ++i) {
@@ -270,7 +271,8 @@ Result<RealIncidentResult> run_real_incident(const RunContext& context) {
   const dispatcher::RequestLog* log =
       x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
 
-  const bool realtime = real::request_realtime_priority();  // before any thread exists: they inherit it
+  // Before any thread exists: they inherit it.
+  const bool realtime = x.sched_fifo && real::request_realtime_priority();
   RealIncidentRun run(context, x, setup->strategy, schedule_of(context, x, setup->zipf_s, log));
   return run.run(realtime);
 }

@@ -36,6 +36,9 @@ void RealMonitor::exit(const dispatcher::LockedSectionReport& section) {
   hold_total_ns_ += hold;
   hold_max_ns_ = std::max(hold_max_ns_, hold);
   ops_total_ += section.ops;
+  const std::thread::id holder = std::this_thread::get_id();
+  tally_.add(cost_, section, holder != last_holder_);
+  last_holder_ = holder;
   if (record_holds_) holds_.push_back({asked_ns_, acquired_ns_, released, section.section});
   mutex_.unlock();
 }

@@ -15,9 +15,11 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "models/dispatcher/dispatcher.h"
+#include "scenarios/dispatcher/lock_cost_model.h"
 
 namespace perflab::dispatcher_study {
 
@@ -29,7 +31,9 @@ class RealMonitor {
     dispatcher::LockedSection section;
   };
 
-  explicit RealMonitor(bool record_holds = false) : record_holds_(record_holds) {}
+  // `cost` only sets how the tally counts the working set (its cache sizes): nothing is charged here.
+  explicit RealMonitor(const LockCostModel& cost = {}, bool record_holds = false)
+      : cost_(cost), record_holds_(record_holds) {}
   RealMonitor(const RealMonitor&) = delete;
   RealMonitor& operator=(const RealMonitor&) = delete;
 
@@ -46,9 +50,12 @@ class RealMonitor {
   double hold_total() const { return static_cast<double>(hold_total_ns_) * 1e-9; }
   uint64_t ops_total() const { return ops_total_; }
   uint64_t acquisitions() const { return acquisitions_; }
+  // The sections' terms as the cost model counts them, for fitting its constants to hold_total().
+  const LockCostTally& tally() const { return tally_; }
   const std::vector<Hold>& holds() const { return holds_; }
 
  private:
+  const LockCostModel cost_;
   const bool record_holds_;
   std::mutex mutex_;
   std::atomic<int> blocked_{0};
@@ -62,6 +69,8 @@ class RealMonitor {
   uint64_t ops_total_ = 0;
   uint64_t acquisitions_ = 0;
   std::vector<Hold> holds_;
+  std::thread::id last_holder_;  // the thread that held the lock last
+  LockCostTally tally_;
 };
 
 }  // namespace perflab::dispatcher_study

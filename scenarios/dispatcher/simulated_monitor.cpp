@@ -12,12 +12,8 @@ namespace perflab::dispatcher_study {
 
 namespace s4u = simgrid::s4u;
 
-SimulatedMonitor::SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline,
-                                   double section_overhead_s)
-    : hand_off_(hand_off),
-      seconds_per_op_(ns_per_op * 1e-9),
-      section_overhead_s_(section_overhead_s),
-      timeline_(timeline) {}
+SimulatedMonitor::SimulatedMonitor(LockHandOff hand_off, const LockCostModel& cost, Timeline* timeline)
+    : hand_off_(hand_off), cost_(cost), timeline_(timeline) {}
 
 void SimulatedMonitor::guard(dispatcher::Dispatcher& dispatcher) {
   dispatcher.set_lock_entry_hook([this] { enter(); });
@@ -53,8 +49,11 @@ void SimulatedMonitor::enter() {
 
 void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const double start = SimWorld::now();
-  const double hold =
-      static_cast<double>(std::max<uint64_t>(1, section.ops)) * seconds_per_op_ + section_overhead_s_;
+  const long holder = s4u::this_actor::get_pid();
+  const bool moved = holder != last_holder_;
+  last_holder_ = holder;
+  const double hold = cost_.hold_s(section, moved);
+  tally_.add(cost_, section, moved);
   s4u::this_actor::sleep_for(hold);
   hold_max_ = std::max(hold_max_, hold);
   hold_total_ += hold;

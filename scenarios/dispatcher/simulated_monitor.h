@@ -2,8 +2,9 @@
 //
 // The real Dispatcher (models/dispatcher) tells us before each locked section takes its lock (enter) and,
 // after it released it, how many elements the section touched (exit). Between the two the simulated thread
-// holds this monitor for ops x ns_per_op of simulated time, plus a fixed section overhead when one is
-// calibrated (the real engine's cost of a section beyond its counted work). Each section is its own monitor
+// holds this monitor for what the section costs by the lock cost model (lock_cost_model.h): a term per
+// section, one more when the lock moved from another thread, and the elements touched at a cost that
+// follows the working set. Each section is its own monitor
 // enter/exit, as in OkHttp 3.12/3.13 where enqueue() and finished() are two synchronized blocks each
 // (Dispatcher.java 3.13.0 lines 134 and 187 for enqueue, 228 and 187 for finished) with the monitor free in
 // between.
@@ -25,6 +26,7 @@
 
 #include "models/common/enum_names.h"
 #include "models/dispatcher/dispatcher.h"
+#include "scenarios/dispatcher/lock_cost_model.h"
 
 namespace perflab {
 class Timeline;
@@ -39,8 +41,8 @@ inline const EnumNames<LockHandOff> kLockHandOffNames{
 
 class SimulatedMonitor {
  public:
-  // `timeline` may be null; `section_overhead_s` is added to every section's hold.
-  SimulatedMonitor(LockHandOff hand_off, double ns_per_op, Timeline* timeline, double section_overhead_s = 0);
+  // `timeline` may be null.
+  SimulatedMonitor(LockHandOff hand_off, const LockCostModel& cost, Timeline* timeline);
   SimulatedMonitor(const SimulatedMonitor&) = delete;
   SimulatedMonitor& operator=(const SimulatedMonitor&) = delete;
 
@@ -57,6 +59,7 @@ class SimulatedMonitor {
   double hold_total() const { return hold_total_; }  // seconds the monitor was held
   uint64_t ops_total() const { return ops_total_; }  // elements touched under it
   uint64_t acquisitions() const { return acquisitions_; }
+  const LockCostTally& tally() const { return tally_; }  // what the cost model charged, term by term
 
  private:
   struct Waiter {
@@ -66,9 +69,10 @@ class SimulatedMonitor {
   void release();
 
   const LockHandOff hand_off_;
-  const double seconds_per_op_;
-  const double section_overhead_s_;
+  const LockCostModel cost_;
   Timeline* timeline_;
+  long last_holder_ = -1;  // the actor that held the monitor last
+  LockCostTally tally_;
   bool held_ = false;
   std::deque<Waiter*> blocked_queue_;  // longest-blocked first
   int blocked_ = 0;                    // threads waiting right now (a woken one until it gets in)

@@ -42,7 +42,7 @@ TEST_P(RealMonitorTest, EveryCallRunsOnceAndEverySectionIsTimedUnderTheLock) {
     calls.push_back(Call::Create("h" + std::to_string(i % kHosts), "call-" + std::to_string(i)));
     index[calls.back().get()] = i;
   }
-  RealMonitor monitor(/*record_holds=*/true);
+  RealMonitor monitor({}, /*record_holds=*/true);
   std::atomic<int> finished{0};
   Dispatcher* dispatcher_ptr = nullptr;
   uint64_t ops_before = 0;
@@ -82,6 +82,12 @@ TEST_P(RealMonitorTest, EveryCallRunsOnceAndEverySectionIsTimedUnderTheLock) {
   }
   for (int i = 0; i < kCalls; ++i) EXPECT_EQ(runs[static_cast<size_t>(i)].load(), 1) << "call-" << i;
   EXPECT_EQ(monitor.acquisitions(), 4u * kCalls);  // enqueue + promote, finished + promote
+  // The cost model's tally counts every section and element once; the first section moved the lock (it
+  // had no holder), and with several threads it moves at least once more.
+  EXPECT_EQ(monitor.tally().sections, monitor.acquisitions());
+  EXPECT_EQ(monitor.tally().ops, monitor.ops_total());
+  EXPECT_GE(monitor.tally().moves, 2u);
+  EXPECT_LE(monitor.tally().moves, monitor.tally().sections);
 
   std::vector<RealMonitor::Hold> holds = monitor.holds();
   ASSERT_EQ(holds.size(), monitor.acquisitions());
@@ -117,7 +123,7 @@ TEST(RealMonitor, AThreadThatFindsTheLockTakenIsBlockedUntilItGetsIt) {
   }
   EXPECT_EQ(monitor.blocked_now(), 1);
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  monitor.exit({dispatcher::LockedSection::kEnqueue, 0});
+  monitor.exit({dispatcher::LockedSection::kEnqueue, 0, 0, 0});
   caller.join();
   EXPECT_EQ(monitor.blocked_now(), 0);
   EXPECT_EQ(monitor.blocked_max(), 1);

@@ -31,7 +31,7 @@ struct Thread {
 // wait in µs and the most threads blocked at once, and exits.
 [[noreturn]] void simulate(LockHandOff hand_off, const std::vector<Thread>& threads) {
   SimWorld world(NetworkSpec{}, Rng(1), {"host"});
-  SimulatedMonitor monitor(hand_off, kNsPerOp, nullptr);
+  SimulatedMonitor monitor(hand_off, LockCostModel{0, 0, kNsPerOp, 0}, nullptr);
   std::string order;
   for (const Thread& thread : threads) {
     s4u::Actor::create(thread.name, world.host("host"), [&monitor, &order, thread] {
@@ -39,7 +39,7 @@ struct Thread {
       for (int i = 0; i < thread.sections; ++i) {
         monitor.enter();
         order += " " + thread.name;
-        monitor.exit({dispatcher::LockedSection::kEnqueue, 1000});
+        monitor.exit({dispatcher::LockedSection::kEnqueue, 1000, 0, 0});
       }
     });
   }

@@ -1,0 +1,43 @@
+// LockCostModel and LockCostTally; see lock_cost_model.h.
+#include "scenarios/dispatcher/lock_cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perflab::dispatcher_study {
+
+double LockCostModel::doublings(uint64_t running_calls) const {
+  const double bytes = static_cast<double>(running_calls) * kBytesPerRunningCall;
+  if (bytes <= l1d_bytes) return 0;
+  return std::log2(std::min(bytes, l2_bytes) / l1d_bytes);
+}
+
+uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section) {
+  return std::min(section.ops, section.running_calls + section.ready_calls);
+}
+
+double LockCostModel::per_element_s(uint64_t running_calls) const {
+  return (ns_per_op + ns_per_op_per_doubling * doublings(running_calls)) * 1e-9;
+}
+
+double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, bool moved) const {
+  return section_s + (moved ? move_s : 0) + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
+         static_cast<double>(section.ops) * per_element_s(section.running_calls);
+}
+
+void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSectionReport& section, bool moved) {
+  ++sections;
+  if (moved) ++moves;
+  cold_ops += LockCostModel::cold_ops(section);
+  ops += section.ops;
+  ops_doublings += static_cast<double>(section.ops) * model.doublings(section.running_calls);
+}
+
+double LockCostTally::predicted_hold_s(const LockCostModel& model) const {
+  return static_cast<double>(sections) * model.section_s + static_cast<double>(moves) * model.move_s +
+         (static_cast<double>(cold_ops) * model.cold_ns_per_op + static_cast<double>(ops) * model.ns_per_op +
+          ops_doublings * model.ns_per_op_per_doubling) *
+             1e-9;
+}
+
+}  // namespace perflab::dispatcher_study

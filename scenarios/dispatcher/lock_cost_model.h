@@ -1,0 +1,61 @@
+// What one locked section of the Dispatcher costs, in seconds of lock hold. The simulated monitor charges
+// it (simulated_monitor.h); the real monitor tallies what the same formula multiplies (real_monitor.h), so
+// a calibration can fit the constants to real holds (lock_cost_fit.h) and a validation can compare them.
+//
+//   hold = section + (moved ? move : 0) + cold elements x cold + ops x per_element(working set)
+//
+//   section      every section: taking and releasing the lock, the section's own bookkeeping
+//   move         the section's thread is not the one that held the lock last: the lock word and the lists'
+//                lines were last written by another thread, often on the other core
+//   cold         more per element for the first time a section reaches it: min(ops, calls listed) of its
+//                elements come from another core or a farther cache; a walk that repeats (scan's per-host
+//                count, once per ready call) finds the rest warm
+//   per_element  ns per element touched (op_counter.h): `ns_per_op` while the working set fits the L1 data
+//                cache, then `ns_per_op_per_doubling` more per doubling of it, up to the L2 size (a segment
+//                linear in log2 size, as SimGrid's SMPI charges by message size); not charged further
+//                beyond L2, where no calibration point reaches
+//   working set  the running calls when the section took the lock x kBytesPerRunningCall: the list that
+//                every per-host count walks (scan's promotion walks it once per ready call)
+#pragma once
+
+#include <cstdint>
+
+#include "models/dispatcher/dispatcher.h"
+
+namespace perflab::dispatcher_study {
+
+// Bytes a running call occupies in the list walks: its std::list node (two pointers and the CallPtr, a
+// 48-byte malloc chunk) and the Call it points to (one 64-byte line, call.h).
+constexpr double kBytesPerRunningCall = 48 + 64;
+
+struct LockCostModel {
+  double section_s = 0;
+  double move_s = 0;
+  double cold_ns_per_op = 0;
+  double ns_per_op = 0;
+  double ns_per_op_per_doubling = 0;
+  double l1d_bytes = 48 * 1024;
+  double l2_bytes = 1024 * 1024;
+
+  // Doublings of the working set beyond L1d, capped at L2: what ns_per_op_per_doubling multiplies.
+  double doublings(uint64_t running_calls) const;
+  static uint64_t cold_ops(const dispatcher::LockedSectionReport& section);
+  double per_element_s(uint64_t running_calls) const;
+  double hold_s(const dispatcher::LockedSectionReport& section, bool moved) const;
+};
+
+// A run's sums of what the formula multiplies, so that its total hold is
+//   sections x section + moves x move + cold_ops x cold + ops x ns_per_op + ops_doublings x
+//   ns_per_op_per_doubling.
+struct LockCostTally {
+  uint64_t sections = 0;
+  uint64_t moves = 0;
+  uint64_t cold_ops = 0;
+  uint64_t ops = 0;
+  double ops_doublings = 0;
+
+  void add(const LockCostModel& model, const dispatcher::LockedSectionReport& section, bool moved);
+  double predicted_hold_s(const LockCostModel& model) const;
+};
+
+}  // namespace perflab::dispatcher_study
