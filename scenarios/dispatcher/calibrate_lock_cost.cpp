@@ -35,6 +35,7 @@ Result<LockCostCalibration> calibrate_lock_cost(const RunTable& table) {
     LockCostTally tally;
     tally.sections = static_cast<uint64_t>(metric(row, "lock_acquisitions"));
     tally.moves = static_cast<uint64_t>(metric(row, "lock_moves"));
+    tally.idle_sections = static_cast<uint64_t>(metric(row, "idle_sections"));
     tally.cold_ops = static_cast<uint64_t>(metric(row, "cold_ops"));
     tally.ops = static_cast<uint64_t>(metric(row, "ops_under_lock"));
     tally.ops_doublings = metric(row, "ops_doublings");
@@ -51,6 +52,8 @@ Result<LockCostCalibration> calibrate_lock_cost(const RunTable& table) {
                  fmt::format("{:.3g} µs", now.section_s * 1e6), moved(was.section_s, now.section_s)});
   constants.add({"lock_move_cost", fmt::format("{:.3g} µs", was.move_s * 1e6),
                  fmt::format("{:.3g} µs", now.move_s * 1e6), moved(was.move_s, now.move_s)});
+  constants.add({"lock_idle_cost", fmt::format("{:.3g} µs", was.idle_s * 1e6),
+                 fmt::format("{:.3g} µs", now.idle_s * 1e6), moved(was.idle_s, now.idle_s)});
   constants.add({"cold_ns_per_op", fmt::format("{:.3g}", was.cold_ns_per_op),
                  fmt::format("{:.3g}", now.cold_ns_per_op), moved(was.cold_ns_per_op, now.cold_ns_per_op)});
   constants.add({"ns_per_op", fmt::format("{:.3g}", was.ns_per_op), fmt::format("{:.3g}", now.ns_per_op),
@@ -58,13 +61,13 @@ Result<LockCostCalibration> calibrate_lock_cost(const RunTable& table) {
   constants.add({"ns_per_op_per_doubling", fmt::format("{:.3g}", was.ns_per_op_per_doubling),
                  fmt::format("{:.3g}", now.ns_per_op_per_doubling),
                  moved(was.ns_per_op_per_doubling, now.ns_per_op_per_doubling)});
- MarkdownTable runs({"run", "sections", "moves", "cold elements", "elements", "elements × doublings", "measured hold (s)",
+ MarkdownTable runs({"run", "sections", "moves", "after idle", "cold elements", "elements", "elements × doublings", "measured hold (s)",
                       "model (s)", "ln(model / measured)"},
-                     "lrrrrrrrr");
+                     "lrrrrrrrrr");
   for (size_t i = 0; i < observations.size(); ++i) {
     const LockCostObservation& o = observations[i];
     runs.add({o.label, std::to_string(o.tally.sections), std::to_string(o.tally.moves),
-              std::to_string(o.tally.cold_ops), std::to_string(o.tally.ops), fmt::format("{:.4g}", o.tally.ops_doublings),
+              std::to_string(o.tally.idle_sections), std::to_string(o.tally.cold_ops), std::to_string(o.tally.ops), fmt::format("{:.4g}", o.tally.ops_doublings),
               fmt::format("{:.4g}", o.measured_hold_s), fmt::format("{:.4g}", o.tally.predicted_hold_s(now)),
               fmt::format("{:+.3f}", fit->residuals[i])});
   }
@@ -78,10 +81,11 @@ Result<LockCostCalibration> calibrate_lock_cost(const RunTable& table) {
       constants.str(), fit->mean_abs_log, fit->max_abs_log, runs.str());
   out.toml = fmt::format(
       "# {} fitted by `perflab calibrate dispatcher`: the lock cost model's constants (lock_cost_model.h)\n"
-      "lock_section_cost = \"{:.3g}us\"\nlock_move_cost = \"{:.3g}us\"\ncold_ns_per_op = {:.3g}\n"
+      "lock_section_cost = \"{:.3g}us\"\nlock_move_cost = \"{:.3g}us\"\nlock_idle_cost = \"{:.3g}us\"\n"
+      "cold_ns_per_op = {:.3g}\n"
       "ns_per_op = {:.3g}\n"
       "ns_per_op_per_doubling = {:.3g}\ncache_l1d = \"{:.0f}KiB\"\ncache_l2 = \"{:.0f}KiB\"\n",
-      table.scenario->name, now.section_s * 1e6, now.move_s * 1e6, now.cold_ns_per_op, now.ns_per_op, now.ns_per_op_per_doubling,
+      table.scenario->name, now.section_s * 1e6, now.move_s * 1e6, now.idle_s * 1e6, now.cold_ns_per_op, now.ns_per_op, now.ns_per_op_per_doubling,
       cache.l1d_bytes / 1024, cache.l2_bytes / 1024);
   out.fit = std::move(*fit);
   return out;

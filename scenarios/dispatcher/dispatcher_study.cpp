@@ -85,6 +85,9 @@ const Knobs<DispatcherOptions>& knobs() {
     k.duration("lock_move_cost", cost(&C::move_s),
                "sim: more hold when the section's thread is not the lock's last holder (a calibration)")
         .only(sim);
+    k.duration("lock_idle_cost", cost(&C::idle_s),
+               "sim: more hold when the lock was free for 1 ms or more before the section (a calibration)")
+        .only(sim);
     k.real("cold_ns_per_op", cost(&C::cold_ns_per_op),
            "sim: ns more for each element a section reaches first, up to the calls listed (a calibration)")
         .only(sim);
@@ -148,6 +151,9 @@ void bind_incident(MetricBindings<R>& m, Incident incident) {
   };
   m.count("lock_moves", terms(&LockCostTally::moves),
           "sections whose thread was not the lock's last holder (the cost model's move term)")
+      .exactly();
+  m.count("idle_sections", terms(&LockCostTally::idle_sections),
+          "sections entered after the lock was free for 1 ms or more (the cost model's idle term)")
       .exactly();
   m.count("cold_ops", terms(&LockCostTally::cold_ops),
           "elements sections reached first, up to the calls listed (the cost model's cold term)")

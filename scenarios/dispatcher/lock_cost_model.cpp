@@ -20,14 +20,16 @@ double LockCostModel::per_element_s(uint64_t running_calls) const {
   return (ns_per_op + ns_per_op_per_doubling * doublings(running_calls)) * 1e-9;
 }
 
-double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, bool moved) const {
-  return section_s + (moved ? move_s : 0) + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
+double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const {
+  return section_s + (where.moved ? move_s : 0) + (where.after_idle ? idle_s : 0) + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
          static_cast<double>(section.ops) * per_element_s(section.running_calls);
 }
 
-void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSectionReport& section, bool moved) {
+void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSectionReport& section,
+                        SectionContext where) {
   ++sections;
-  if (moved) ++moves;
+  if (where.moved) ++moves;
+  if (where.after_idle) ++idle_sections;
   cold_ops += LockCostModel::cold_ops(section);
   ops += section.ops;
   ops_doublings += static_cast<double>(section.ops) * model.doublings(section.running_calls);
@@ -35,6 +37,7 @@ void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSect
 
 double LockCostTally::predicted_hold_s(const LockCostModel& model) const {
   return static_cast<double>(sections) * model.section_s + static_cast<double>(moves) * model.move_s +
+         static_cast<double>(idle_sections) * model.idle_s +
          (static_cast<double>(cold_ops) * model.cold_ns_per_op + static_cast<double>(ops) * model.ns_per_op +
           ops_doublings * model.ns_per_op_per_doubling) *
              1e-9;

@@ -50,11 +50,12 @@ void SimulatedMonitor::enter() {
 void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const double start = SimWorld::now();
   const long holder = s4u::this_actor::get_pid();
-  const bool moved = holder != last_holder_;
+  const SectionContext where{holder != last_holder_, start - last_release_ >= kIdleGapS};
   last_holder_ = holder;
-  const double hold = cost_.hold_s(section, moved);
-  tally_.add(cost_, section, moved);
+  const double hold = cost_.hold_s(section, where);
+  tally_.add(cost_, section, where);
   s4u::this_actor::sleep_for(hold);
+  last_release_ = SimWorld::now();
   hold_max_ = std::max(hold_max_, hold);
   hold_total_ += hold;
   ops_total_ += section.ops;

@@ -56,8 +56,10 @@ TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {
       dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   std::string summary = read_file(dir / "dispatcher-incident.summary.csv");
+  // scan's longest section rescans the backlog (hundreds of µs); indexed's is its fixed costs (a lock move
+  // after an idle lock, a few µs: lock_cost_model.h).
   EXPECT_GT(summary_value(summary, "scan", "lock_hold_max_s_mean"),
-            100 * summary_value(summary, "indexed", "lock_hold_max_s_mean"));
+            20 * summary_value(summary, "indexed", "lock_hold_max_s_mean"));
   EXPECT_GT(summary_value(summary, "scan", "ops_under_lock_mean"),
             summary_value(summary, "counter", "ops_under_lock_mean"));
   EXPECT_EQ(summary_value(summary, "indexed", "throughput_rps_mean") > 0, true);

@@ -14,7 +14,8 @@ namespace {
 using dispatcher::LockedSection;
 using dispatcher::LockedSectionReport;
 
-constexpr LockCostModel kModel{/*section_s=*/0.5e-6, /*move_s=*/0.8e-6, /*cold_ns_per_op=*/12, /*ns_per_op=*/3.0,
+constexpr LockCostModel kModel{/*section_s=*/0.5e-6, /*move_s=*/0.8e-6, /*idle_s=*/2e-6, /*cold_ns_per_op=*/12,
+                               /*ns_per_op=*/3.0,
                                /*ns_per_op_per_doubling=*/2.0, /*l1d_bytes=*/48 * 1024,
                                /*l2_bytes=*/1024 * 1024};
 
@@ -37,14 +38,15 @@ TEST(LockCostModel, EachDoublingBeyondL1dAddsItsCostUpToL2) {
 
 TEST(LockCostModel, HoldIsSectionPlusMovePlusElements) {
   const LockedSectionReport small{LockedSection::kPromote, 10, 100, 5};  // 100 calls: within L1d
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, false), 0.5e-6 + 10 * 12e-9 + 10 * 3e-9);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, true), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 12e-9 + 10 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, true}), 0.5e-6 + 0.8e-6 + 2e-6 + 10 * 12e-9 + 10 * 3e-9);
   // A walk that repeats: only the first pass over the 105 listed calls is cold.
   const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
   EXPECT_EQ(LockCostModel::cold_ops(long_walk), 105u);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, false), 0.5e-6 + 105 * 12e-9 + 5000 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, {}), 0.5e-6 + 105 * 12e-9 + 5000 * 3e-9);
   const LockedSectionReport empty{LockedSection::kSetLimit, 0, 0, 0};
-  EXPECT_DOUBLE_EQ(kModel.hold_s(empty, false), 0.5e-6);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(empty, {}), 0.5e-6);
 }
 
 TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
@@ -52,12 +54,13 @@ TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
   double charged = 0;
   for (uint64_t i = 0; i < 200; ++i) {
     const LockedSectionReport s{LockedSection::kEnqueue, i * 37 % 1000, i * 29 % 3000, 0};
-    const bool moved = i % 3 == 0;
-    charged += kModel.hold_s(s, moved);
-    tally.add(kModel, s, moved);
+    const SectionContext where{i % 3 == 0, i % 5 == 0};
+    charged += kModel.hold_s(s, where);
+    tally.add(kModel, s, where);
   }
   EXPECT_EQ(tally.sections, 200u);
   EXPECT_EQ(tally.moves, 67u);
+  EXPECT_EQ(tally.idle_sections, 40u);
   EXPECT_NEAR(tally.predicted_hold_s(kModel), charged, 1e-12 * charged);
 }
 
@@ -74,7 +77,7 @@ std::vector<LockCostObservation> synthetic_runs(const LockCostModel& truth, doub
     const uint64_t ready = 40 * static_cast<uint64_t>(r % 5);
     for (int s = 0; s < 2000; ++s) {
       tally.add(truth, {LockedSection::kPromote, ops_per_section + static_cast<uint64_t>(s % 7), running, ready},
-                s % (2 + (r / 3) % 4) == 0);
+                {s % (2 + (r / 3) % 4) == 0, s % (3 + r % 4) == 0});
     }
     runs.push_back({"run " + std::to_string(r), tally, tally.predicted_hold_s(truth) * std::exp(ln_noise(rng))});
   }
@@ -86,6 +89,7 @@ TEST(LockCostFit, RecoversTheConstantsOfNoiselessRuns) {
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_NEAR(fit->model.section_s, kModel.section_s, 1e-3 * kModel.section_s);
   EXPECT_NEAR(fit->model.move_s, kModel.move_s, 1e-3 * kModel.move_s);
+  EXPECT_NEAR(fit->model.idle_s, kModel.idle_s, 1e-3 * kModel.idle_s);
   EXPECT_NEAR(fit->model.cold_ns_per_op, kModel.cold_ns_per_op, 1e-3 * kModel.cold_ns_per_op);
   EXPECT_NEAR(fit->model.ns_per_op, kModel.ns_per_op, 1e-3 * kModel.ns_per_op);
   EXPECT_NEAR(fit->model.ns_per_op_per_doubling, kModel.ns_per_op_per_doubling, 1e-3);
@@ -107,11 +111,13 @@ TEST(LockCostFit, KeepsEveryConstantNonNegative) {
   LockCostModel no_move = kModel;
   no_move.move_s = 0;
   no_move.cold_ns_per_op = 0;
+  no_move.idle_s = 0;
   no_move.ns_per_op_per_doubling = 0;
   auto fit = fit_lock_cost(synthetic_runs(no_move, 0.1, 3), kModel);
   ASSERT_TRUE(fit.ok());
   EXPECT_GE(fit->model.section_s, 0);
   EXPECT_GE(fit->model.move_s, 0);
+  EXPECT_GE(fit->model.idle_s, 0);
   EXPECT_GE(fit->model.cold_ns_per_op, 0);
   EXPECT_GE(fit->model.ns_per_op, 0);
   EXPECT_GE(fit->model.ns_per_op_per_doubling, 0);
@@ -122,7 +128,7 @@ TEST(LockCostFit, RefusesTooFewRunsAndNonPositiveHolds) {
   auto runs = synthetic_runs(kModel, 0, 1);
   auto few = fit_lock_cost({runs.begin(), runs.begin() + 3}, kModel);
   ASSERT_FALSE(few.ok());
-  EXPECT_NE(few.status().message().find("at least 5 runs, got 3"), std::string::npos);
+  EXPECT_NE(few.status().message().find("at least 6 runs, got 3"), std::string::npos);
   runs[5].measured_hold_s = 0;
   auto zero = fit_lock_cost(runs, kModel);
   ASSERT_FALSE(zero.ok());

@@ -31,7 +31,9 @@ struct Thread {
 // wait in µs and the most threads blocked at once, and exits.
 [[noreturn]] void simulate(LockHandOff hand_off, const std::vector<Thread>& threads) {
   SimWorld world(NetworkSpec{}, Rng(1), {"host"});
-  SimulatedMonitor monitor(hand_off, LockCostModel{0, 0, kNsPerOp, 0}, nullptr);
+  LockCostModel cost;  // elements only: every other term 0
+  cost.ns_per_op = kNsPerOp;
+  SimulatedMonitor monitor(hand_off, cost, nullptr);
   std::string order;
   for (const Thread& thread : threads) {
     s4u::Actor::create(thread.name, world.host("host"), [&monitor, &order, thread] {
