@@ -1,7 +1,7 @@
 // Micro engine driver: one grid point = one whole workload on the real Dispatcher (models/dispatcher),
 // timed by the harness's Google Benchmark engine the way the PR timed its benchmark (see WorkloadRun).
-// ns_per_op (seconds / elements touched under the lock) is what the incident simulation charges per element,
-// so this is also how that cost is calibrated.
+// ns_per_op (seconds / elements touched under the lock) is one hot thread's cost per element: the floor
+// of what the incident simulation charges on real threads (lock_cost_model.h, calibrate-real.toml).
 #include <memory>
 #include <optional>
 #include <string>

@@ -5,6 +5,10 @@
 // times are not compared here: that is what `perflab validate dispatcher` measures.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 
 #include "tests/real/no_orphans.h"
@@ -52,6 +56,37 @@ TEST_F(RealIncident, EveryStrategyFinishesEveryCallTakingTheLockAsOftenAsTheSim)
     EXPECT_GE(std::stod(real[i]["lock_hold_total_s"]), std::stod(real[i]["lock_hold_max_s"])) << at;
     EXPECT_GE(std::stod(real[i]["duration_s"]), 0.1) << at;  // the last arrival is ~0.1 s in
     EXPECT_GE(std::stod(real[i]["sleeps"]), kCalls) << at;   // each worker's exchange at least
+  }
+  EXPECT_TRUE(no_process_left());
+}
+
+// Whether this process may run SCHED_FIFO, asked in a child so that the test itself keeps its scheduling.
+bool fifo_permitted() {
+  const pid_t child = fork();
+  if (child == 0) {
+    sched_param param{};
+    param.sched_priority = sched_get_priority_min(SCHED_FIFO);
+    _exit(sched_setscheduler(0, SCHED_FIFO, &param) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The threads run SCHED_FIFO only when asked (sched_fifo), and every row says whether they got it.
+TEST_F(RealIncident, TheRealtimeColumnSaysWhetherSchedFifoWasAskedForAndObtained) {
+  TempDir dir;
+  for (const bool fifo : {false, true}) {
+    const std::string name = fifo ? "fifo" : "plain";
+    write_file(dir / (name + ".toml"),
+               incident_scenario("real", std::string("sched_fifo = ") + (fifo ? "true" : "false") + "\n"));
+    auto r = run_perflab("run " + (dir / (name + ".toml")).string() + " --set 'sweep.max_requests=[8]' " +
+                         "--set 'sweep.strategy=[\"indexed\"]' --out " + (dir / name).string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = parse_csv(read_file(dir / name / "s.csv"));
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0]["sched_fifo"], fifo ? "true" : "false");
+    EXPECT_EQ(rows[0]["realtime"], fifo && fifo_permitted() ? "1" : "0") << name;
   }
   EXPECT_TRUE(no_process_left());
 }
