@@ -103,6 +103,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
 
 // history_command.cpp: each study's headline figure at every commit that changed it (STUDY: only these)
 // -> results/history.csv and history.html, steps and change points marked; 2 outside a git checkout.
-int cmd_history(const std::vector<std::string>& studies);
+// `perflab history [STUDY...] [--repo DIR] [--out DIR]` (sim/history_command.cpp).
+int cmd_history(const std::vector<std::string>& studies, const std::string& repo, const std::string& out);
 
 }  // namespace perflab
