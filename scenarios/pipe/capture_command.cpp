@@ -187,7 +187,10 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
             static_cast<unsigned long long>(real->bytes));
       }
       by_size[size].push_back({*same, sim->reads});
-      if (*gap > 0) std::this_thread::sleep_for(std::chrono::duration<double>(*gap));
+      // The gap, in slices short enough that Ctrl-C or SIGTERM is seen at once.
+      for (double left = *gap; left > 0 && !InterruptGuard::interrupted(); left -= 0.05)
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
+      if (InterruptGuard::interrupted()) return capture_interrupted("capture pipe");
     }
   }
 
