@@ -47,19 +47,18 @@ std::vector<std::string> headline_studies() {
   return names;
 }
 
-// The top folder of the git repository `folder` is in, if it is in one.
-std::optional<fs::path> git_toplevel(const fs::path& folder) {
-  FILE* git = popen(
-      (shell_words({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"}) + " 2>/dev/null").c_str(),
-      "r");
+// What `git -C folder ARGS...` prints on stdout, without its last line break; nothing if git fails.
+std::optional<std::string> git_output(const fs::path& folder, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"git", "-C", folder.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  FILE* git = popen((shell_words(argv) + " 2>/dev/null").c_str(), "r");
   if (git == nullptr) return std::nullopt;
   std::string text;
   char buffer[4096];
   for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, git)) > 0;) text.append(buffer, n);
   if (pclose(git) != 0) return std::nullopt;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  if (text.empty()) return std::nullopt;
-  return fs::path(text);
+  return text;
 }
 
 bool moved(double before, double after) {
@@ -167,14 +166,21 @@ int cmd_history(const std::vector<std::string>& studies_asked, const std::string
   const fs::path folder = repo.empty() ? fs::current_path(error) : fs::path(repo);
   if (!repo.empty() && !fs::is_directory(folder, error))
     return fail_input("history: --repo " + repo + " is not a folder, expected a git checkout of perflab");
-  auto top = git_toplevel(folder);
-  if (!top)
+  auto top_text = git_output(folder, {"rev-parse", "--show-toplevel"});
+  if (!top_text || top_text->empty())
     return fail_input("history: " + folder.string() +
                       " is not in a git repository: history reads the committed results from git; run it in "
                       "a checkout of perflab or give --repo DIR");
-  const fs::path results = *top / "results";
+  const fs::path top = *top_text;
+  if (git_output(top, {"rev-parse", "--is-shallow-repository"}) == std::optional<std::string>("true")) {
+    std::fprintf(stderr,
+                 "history: note: %s is a shallow clone: only the commits it holds are read (`git fetch "
+                 "--unshallow` fetches the others)\n",
+                 top.string().c_str());
+  }
+  const fs::path results = top / "results";
   if (!fs::is_directory(results, error))
-    return fail_input("history: " + top->string() +
+    return fail_input("history: " + top.string() +
                       " has no results/ folder, expected a checkout of perflab");
   // results/history.* hold every study's history: a history of some studies is written only to --out.
   std::optional<fs::path> written_to;

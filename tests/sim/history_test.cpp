@@ -141,6 +141,10 @@ TEST(History, RefusesAnUnknownStudyAStudyWithoutHeadlineAndAFolderOutsideGit) {
   auto missing = run_perflab("history --repo " + (plain / "no-such-folder").string());
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("is not a folder"), std::string::npos) << missing.err;
+  Repo other;  // a repository, but not a checkout of perflab
+  auto no_results = run_perflab("history --repo " + other.root().string());
+  EXPECT_EQ(no_results.status, 2);
+  EXPECT_NE(no_results.err.find("has no results/ folder"), std::string::npos) << no_results.err;
 }
 
 // Run in a checkout (here a subfolder of it), history reads that checkout's git and writes its results/,
@@ -160,6 +164,21 @@ TEST(History, ReadsTheRepositoryOfTheCurrentFolder) {
       result.out.find("prefetch: job time, depth 0 / depth 1 (sim engine, prefetch-jgit-clone): 2 commits"),
       std::string::npos)
       << result.out;
+}
+
+// A shallow clone holds only some commits: history reads them and says so.
+TEST(History, AShallowCloneIsReadAndSaidToBeOne) {
+  Repo repo;
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "first");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 40), "the step");
+  TempDir clone;
+  const std::string command = "git clone -q --depth 1 'file://" + repo.root().string() + "' '" +
+                              (clone / "c").string() + "' 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto result = run_perflab("history prefetch --repo " + (clone / "c").string());
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_NE(result.err.find((clone / "c").string() + " is a shallow clone"), std::string::npos) << result.err;
+  EXPECT_NE(result.out.find("1 commits changed it"), std::string::npos) << result.out;
 }
 
 // results/history.* hold every study's history (the maintainer's step writes them): a history of one study
