@@ -180,8 +180,7 @@ int cmd_history(const std::vector<std::string>& studies_asked, const std::string
   }
   const fs::path results = top / "results";
   if (!fs::is_directory(results, error))
-    return fail_input("history: " + top.string() +
-                      " has no results/ folder, expected a checkout of perflab");
+    return fail_input("history: " + top.string() + " has no results/ folder, expected a checkout of perflab");
   // results/history.* hold every study's history: a history of some studies is written only to --out.
   std::optional<fs::path> written_to;
   if (!out.empty()) {
