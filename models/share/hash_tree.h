@@ -47,7 +47,6 @@ class HashTree {
   std::string_view view(size_t i) const { return std::string_view(nodes_).substr(32 * i, 32); }
   size_t size() const { return nodes_.size() / 32; }
   const std::string& bytes() const { return nodes_; }  // the tree's section of a share
-  std::string release() { return std::move(nodes_); }
   size_t first_leaf_num() const { return first_leaf_num_; }
   std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false) const;
 
