@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -16,6 +17,12 @@ Result<std::unique_ptr<SpillFile>> SpillFile::create() {
   const std::filesystem::path dir = std::filesystem::temp_directory_path(error);
   if (error) return Status::Error("no temporary directory for the hash sections (" + error.message() + ")");
   int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    // A file system without O_TMPFILE (overlayfs before Linux 6.6): a named file, unlinked at once.
+    std::string name = (dir / "perflab-share-XXXXXX").string();
+    fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd >= 0) ::unlink(name.c_str());
+  }
   if (fd < 0) {
     return Status::Error("cannot create a temporary file in " + dir.string() + " for the hash sections (" +
                          std::strerror(errno) + ")");
