@@ -7,7 +7,7 @@ namespace perflab::share {
 
 void CommonShare::set_authoritative_num_segments(uint64_t numsegs) {
   if (leaves_ != numsegs) {
-    block_hash_tree_ = IncompleteHashTree(numsegs);
+    block_hash_tree_ = IncompleteHashTree(numsegs, kSegmentTreeRetention);
     leaves_ = numsegs;
   }
   authoritative_ = true;
@@ -27,7 +27,7 @@ DownloadNode::DownloadNode(VerifyCap cap, uint64_t guessed_segment_size)
       guessed_segment_size_(choose_segment_size(cap_.size, cap_.needed_shares, guessed_segment_size)),
       sizes_(calculate_sizes(guessed_segment_size_)),
       share_hash_tree_(static_cast<size_t>(cap_.total_shares)),
-      ciphertext_hash_tree_(sizes_.num_segments) {}
+      ciphertext_hash_tree_(sizes_.num_segments, kSegmentTreeRetention) {}
 
 std::optional<uint64_t> DownloadNode::segment_size() const {
   if (!ueb_) return std::nullopt;
@@ -54,7 +54,7 @@ Status DownloadNode::validate_and_store_ueb(const std::string& ueb_data) {
   Status root = share_hash_tree_.set_hashes({{0, ueb->share_root_hash}});
   if (!root.ok()) return root;
   if (ciphertext_hash_tree_.num_leaves() != sizes_.num_segments) {
-    ciphertext_hash_tree_ = IncompleteHashTree(sizes_.num_segments);
+    ciphertext_hash_tree_ = IncompleteHashTree(sizes_.num_segments, kSegmentTreeRetention);
   }
   Status croot = ciphertext_hash_tree_.set_hashes({{0, ueb->crypttext_root_hash}});
   if (!croot.ok()) return croot;
@@ -79,6 +79,12 @@ CommonShare& DownloadNode::common_share(int shnum) {
     if (ueb_) slot->set_authoritative_num_segments(sizes_.num_segments);
   }
   return *slot;
+}
+
+size_t DownloadNode::held_hashes() const {
+  size_t held = share_hash_tree_.held_hashes() + ciphertext_hash_tree_.held_hashes();
+  for (const auto& [shnum, common] : common_shares_) held += common->held_hashes();
+  return held;
 }
 
 }  // namespace perflab::share

@@ -2,7 +2,8 @@
 // CommonShare): the read cap, the URI extension block once validated, the share hash tree and the
 // ciphertext hash tree (per file), and one CommonShare — the block hash tree — per share number.
 // Before the UEB arrives the trees are sized from a guessed segment size; validating the UEB makes the
-// segment count authoritative.
+// segment count authoritative. The block and ciphertext trees keep only the frontier of a sequential
+// download (IncompleteHashTree::Retention::kFrontier): held hashes do not grow with the file.
 #pragma once
 
 #include <map>
@@ -18,9 +19,13 @@
 
 namespace perflab::share {
 
+// The trees with a leaf per segment.
+constexpr auto kSegmentTreeRetention = IncompleteHashTree::Retention::kFrontier;
+
 class CommonShare {
  public:
-  explicit CommonShare(uint64_t best_numsegs) : block_hash_tree_(best_numsegs), leaves_(best_numsegs) {}
+  explicit CommonShare(uint64_t best_numsegs)
+      : block_hash_tree_(best_numsegs, kSegmentTreeRetention), leaves_(best_numsegs) {}
   void set_authoritative_num_segments(uint64_t numsegs);
   bool need_block_hash_root() const { return !block_hash_tree_.has(0); }
   Status set_block_hash_root(std::string_view root) {
@@ -34,6 +39,7 @@ class CommonShare {
     return block_hash_tree_.set_hashes(hashes, {}, ops);
   }
   Status check_block(uint64_t segnum, const std::string& block, OpCounter* ops);
+  size_t held_hashes() const { return block_hash_tree_.held_hashes(); }
 
  private:
   IncompleteHashTree block_hash_tree_;
@@ -67,9 +73,12 @@ class DownloadNode {
   Status process_ciphertext_hashes(const std::map<size_t, std::string>& hashes, OpCounter* ops) {
     return ciphertext_hash_tree_.set_hashes(hashes, {}, ops);
   }
+
   // The decoded segment against the ciphertext hash tree.
   Status check_segment(uint64_t segnum, const std::string& segment);
   CommonShare& common_share(int shnum);
+  // The hashes all its trees hold now: the share hash tree, the ciphertext tree and every block tree.
+  size_t held_hashes() const;
 
  private:
   VerifyCap cap_;

@@ -60,7 +60,8 @@ std::set<size_t> HashTree::needed_hashes(size_t leaf, bool include_leaf) const {
   return needed;
 }
 
-IncompleteHashTree::IncompleteHashTree(size_t num_leaves) : num_leaves_(num_leaves) {
+IncompleteHashTree::IncompleteHashTree(size_t num_leaves, Retention retention)
+    : num_leaves_(num_leaves), retention_(retention) {
   size_t p = roundup_pow2(num_leaves);
   first_leaf_num_ = p - 1;
   known_.assign(2 * p - 1, false);
@@ -72,14 +73,35 @@ std::optional<std::string_view> IncompleteHashTree::node(size_t i) const {
 }
 
 void IncompleteHashTree::store(size_t i, std::string_view hash) {
-  if (hashes_.empty()) hashes_.assign(known_.size() * kHashSize, '\0');
-  hashes_.replace(i * kHashSize, kHashSize, hash);
+  std::copy(hash.begin(), hash.end(), held_[i].hash.begin());
   known_[i] = true;
   added_.push_back(i);
 }
 
+void IncompleteHashTree::forget(size_t i) {
+  known_[i] = false;
+  held_.erase(i);
+}
+
 void IncompleteHashTree::forget_added() {
-  for (size_t i : added_) known_[i] = false;
+  for (size_t i : added_) forget(i);
+}
+
+// A checked leaf is retired; a parent whose children are both retired is retired in turn, and keeps their
+// hash for them (they and what is under them are forgotten). Every node on the way is known: a batch that
+// checks computes each new node's parent.
+void IncompleteHashTree::retire_leaf(size_t leaf) {
+  size_t i = first_leaf_num_ + leaf;
+  held_.at(i).retired = true;
+  while (i != 0) {
+    auto sibling = held_.find(tree_sibling(i));
+    if (sibling == held_.end() || !sibling->second.retired) return;
+    size_t parent = tree_parent(i);
+    held_.at(parent).retired = true;
+    forget(sibling->first);
+    forget(i);
+    i = parent;
+  }
 }
 
 std::vector<size_t> IncompleteHashTree::needed_hashes(size_t leaf, bool include_leaf, OpCounter* ops) const {
@@ -172,6 +194,10 @@ Status IncompleteHashTree::set_hashes(const std::map<size_t, std::string>& hashe
         to_check_[level - 1].push_back(parent);
       }
     }
+  }
+  if (retention_ == Retention::kFrontier) {
+    for (const auto& [leaf, hash] : leaves)
+      if (leaf < num_leaves_) retire_leaf(leaf);
   }
   return Status::OK();
 }

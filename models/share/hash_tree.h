@@ -6,17 +6,25 @@
 //                       nodes still missing to validate a leaf, set_hashes() stores nodes and leaves,
 //                       computes every parent it can and rejects (and forgets) the whole batch when a
 //                       computed parent disagrees with a stored one (BadHashError) or a node cannot be
-//                       checked because its sibling is missing (NotEnoughHashesError). Its nodes are held
-//                       flat, 32 bytes each and a bit saying which are known, allocated when the first
-//                       one is stored (a 10 GiB download holds 61 trees of 262,143 nodes).
+//                       checked because its sibling is missing (NotEnoughHashesError). A bit per node
+//                       says which are known; their hashes are held by node index.
+//                       Retention::kFrontier (the downloader's trees) forgets what a forward download can
+//                       no longer ask about: once every leaf under a node has been checked (set as a
+//                       leaf, not merely received as a node), the node is kept and the nodes under it are
+//                       forgotten, as if never received. A sequential download then holds O(log P) hashes
+//                       per tree (#46: 61 whole trees were 512 MB at 10 GiB) and asks for, computes and
+//                       counts exactly what a tree holding everything would; a leaf checked again later
+//                       asks for its forgotten siblings again and is checked against the kept node.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "models/common/status.h"
@@ -39,7 +47,6 @@ class HashTree {
   std::string_view view(size_t i) const { return std::string_view(nodes_).substr(32 * i, 32); }
   size_t size() const { return nodes_.size() / 32; }
   const std::string& bytes() const { return nodes_; }  // the tree's section of a share
-  std::string release() { return std::move(nodes_); }
   size_t first_leaf_num() const { return first_leaf_num_; }
   std::set<size_t> needed_hashes(size_t leaf, bool include_leaf = false) const;
 
@@ -51,14 +58,16 @@ class HashTree {
 class IncompleteHashTree {
  public:
   enum class Failure { kNone, kBadHash, kNotEnoughHashes };
+  enum class Retention { kWhole, kFrontier };
 
-  explicit IncompleteHashTree(size_t num_leaves);
+  explicit IncompleteHashTree(size_t num_leaves, Retention retention = Retention::kWhole);
   size_t num_leaves() const { return num_leaves_; }
   size_t size() const { return known_.size(); }
   size_t first_leaf_num() const { return first_leaf_num_; }
   bool has(size_t i) const { return known_[i]; }
   std::optional<std::string_view> node(size_t i) const;  // its 32 bytes, if known
   std::optional<std::string_view> leaf(size_t leaf) const { return node(first_leaf_num_ + leaf); }
+  size_t held_hashes() const { return held_.size(); }  // the hashes it holds now
 
   // The nodes not yet known that validating `leaf` needs (never the root), ascending.
   std::vector<size_t> needed_hashes(size_t leaf, bool include_leaf = false, OpCounter* ops = nullptr) const;
@@ -69,17 +78,26 @@ class IncompleteHashTree {
   Failure last_failure() const { return last_failure_; }
 
  private:
+  struct Held {
+    std::array<char, kHashSize> hash;
+    bool retired = false;  // kFrontier: every leaf under it checked
+  };
+
   Status fail(Failure failure, std::string message);
   std::string_view stored(size_t i) const {
-    return std::string_view(hashes_).substr(i * kHashSize, kHashSize);
+    const auto& hash = held_.at(i).hash;
+    return std::string_view(hash.data(), hash.size());
   }
   void store(size_t i, std::string_view hash);
+  void forget(size_t i);
   void forget_added();
+  void retire_leaf(size_t leaf);
 
-  std::string hashes_;       // node i at 32 * i; empty until a node is stored
   std::vector<bool> known_;  // by node
+  std::unordered_map<size_t, Held> held_;
   size_t num_leaves_;
   size_t first_leaf_num_;
+  Retention retention_;
   Failure last_failure_ = Failure::kNone;
   // set_hashes()'s scratch, kept between calls: the nodes a batch added, and those still to check by depth.
   std::vector<size_t> added_;

@@ -174,10 +174,26 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   ErasureCode code(k, n);
   auto nn = static_cast<size_t>(n);
 
+  auto created = TreeSections::create(s.num_segments, n);
+  if (!created.ok()) return created.status();
+  TreeSections& sections = **created;
+  // The leaves of the n + 1 trees (0: ciphertext, 1 + shnum: its blocks) wait here and go to their tree's
+  // leaf level on disk kLeavesPerWrite segments at a time: memory does not grow with the file.
+  constexpr uint64_t kLeavesPerWrite = 512;
+  const uint64_t leaf_level = (roundup_pow2(s.num_segments) - 1) * kHashSize;
+  auto tree_of = [](size_t i) { return static_cast<int>(i) - 1; };
+  std::vector<std::string> leaves(nn + 1);
+  uint64_t first_unwritten = 0;
+  auto write_leaves = [&](uint64_t end_segment) {
+    for (size_t i = 0; i <= nn; ++i) {
+      sections.write(tree_of(i), leaf_level + first_unwritten * kHashSize, leaves[i]);
+      leaves[i].clear();
+    }
+    first_unwritten = end_segment;
+  };
+
   std::optional<TaggedHasher> file_hash;
   if (!crypttext_hash) file_hash.emplace("allmydata_crypttext_v1");
-  std::string segment_leaves;
-  std::vector<std::string> block_leaves(nn);
   std::string segment(s.segment_size, '\0');
   std::string block(s.block_size, '\0');
   for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
@@ -186,7 +202,7 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
     content->read(start, length, segment.data());
     std::string_view plain(segment.data(), length);
     if (file_hash) file_hash->update(plain);
-    segment_leaves += crypttext_segment_hash(plain);
+    leaves[0] += crypttext_segment_hash(plain);
     uint64_t padded = seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size;
     std::fill(segment.begin() + static_cast<std::ptrdiff_t>(length), segment.end(), '\0');
     uint64_t block_size = padded / static_cast<uint64_t>(k);
@@ -198,18 +214,18 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
         code.encode_block(segment.data(), padded, static_cast<int>(sh), block.data());
         encoded = std::string_view(block.data(), block_size);
       }
-      block_leaves[sh] += block_hash(encoded);
+      leaves[1 + sh] += block_hash(encoded);
     }
+    if (seg + 1 - first_unwritten == kLeavesPerWrite || seg + 1 == s.num_segments) write_leaves(seg + 1);
   }
-  HashTree crypttext_tree(segment_leaves);
-  std::vector<std::string> block_roots;
-  for (size_t sh = 0; sh < nn; ++sh) {
-    HashTree tree(block_leaves[sh]);
-    std::string().swap(block_leaves[sh]);
-    block_roots.emplace_back(tree[0]);
-    file.block_trees.push_back(tree.release());
+  // Each tree in turn, from its leaves: one tree in memory at a time.
+  std::vector<std::string> roots;
+  for (size_t i = 0; i <= nn; ++i) {
+    HashTree built(sections.read_uncached(tree_of(i), leaf_level, s.num_segments * kHashSize));
+    roots.emplace_back(built[0]);
+    sections.write(tree_of(i), 0, built.bytes());
   }
-  HashTree share_tree(block_roots);
+  HashTree share_tree(std::vector<std::string>(roots.begin() + 1, roots.end()));
 
   Ueb ueb;
   ueb.size = size;
@@ -218,12 +234,12 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   ueb.needed_shares = k;
   ueb.total_shares = n;
   ueb.crypttext_hash = file_hash ? file_hash->finish() : std::move(*crypttext_hash);
-  ueb.crypttext_root_hash = std::string(crypttext_tree[0]);
+  ueb.crypttext_root_hash = roots[0];
   ueb.share_root_hash = std::string(share_tree[0]);
   std::string ueb_data = pack_ueb(ueb);
   file.cap = VerifyCap{size, k, n, uri_extension_hash(ueb_data)};
   file.crypttext_hash = ueb.crypttext_hash;
-  file.crypttext_tree = crypttext_tree.release();
+  file.tree_sections = std::move(created).value();
 
   file.header.assign(0x24, '\0');
   const uint64_t fields[] = {1,
@@ -312,10 +328,15 @@ std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const 
       uint64_t take = std::min(end, o.crypttext_hash_tree) - at;
       out.append(take, '\0');
       at += take;
-    } else if (at < o.block_hashes) {
-      section(crypttext_tree, o.crypttext_hash_tree);
     } else if (at < o.share_hashes) {
-      section(block_trees[sh], o.block_hashes);
+      const bool crypttext = at < o.block_hashes;
+      const uint64_t offset = crypttext ? o.crypttext_hash_tree : o.block_hashes;
+      const uint64_t take = std::min(end, crypttext ? o.block_hashes : o.share_hashes) - at;
+      const size_t filled = out.size();
+      out.resize(filled + take);
+      tree_sections->read(crypttext ? TreeSections::kCrypttextTree : shnum, at - offset, take,
+                          out.data() + filled);
+      at += take;
     } else if (at < o.uri_extension) {
       section(share_hashes[sh], o.share_hashes);
     } else {

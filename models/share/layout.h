@@ -17,6 +17,7 @@
 
 #include "models/common/status.h"
 #include "models/share/content.h"
+#include "models/share/tree_sections.h"
 
 namespace perflab::share {
 
@@ -79,19 +80,19 @@ Result<Offsets> parse_offsets(const std::string& header);
 uint32_t read_be32(const std::string& data, size_t at);
 
 // An uploaded file as its storage servers hold it, without holding its bytes: the file's content source,
-// and of the n shares only what the upload computed — the hash-tree sections, the share-hash chains, the
-// header and the URI extension block. A share's data blocks are encoded from the content when read.
+// and of the n shares only what the upload computed — the hash-tree sections (on disk: they grow with the
+// file), the share-hash chains, the header and the URI extension block. A share's data blocks are encoded
+// from the content when read.
 struct EncodedFile {
   Sizes sizes;
   Offsets offsets;
   VerifyCap cap;
   std::shared_ptr<const ContentSource> content;
-  std::string header;                     // the 0x24-byte v1 header, the same in every share
-  std::string crypttext_tree;             // the ciphertext hash tree section, (2P-1) * 32 bytes
-  std::vector<std::string> block_trees;   // by share number: its block hash tree section
-  std::vector<std::string> share_hashes;  // by share number: its (index, hash) pairs
-  std::string ueb;                        // length field + URI extension block
-  std::string crypttext_hash;             // the UEB's tagged hash of the whole file
+  std::string header;                                 // the 0x24-byte v1 header, the same in every share
+  std::shared_ptr<const TreeSections> tree_sections;  // the ciphertext tree and each share's block tree
+  std::vector<std::string> share_hashes;              // by share number: its (index, hash) pairs
+  std::string ueb;                                    // length field + URI extension block
+  std::string crypttext_hash;                         // the UEB's tagged hash of the whole file
 
   uint64_t share_size() const { return offsets.uri_extension + ueb.size(); }
   // Bytes [start, start + length) of share `shnum`, short past its end: a storage server's read.

@@ -1,6 +1,8 @@
 // In-process download (see local_download.h).
 #include "models/share/local_download.h"
 
+#include <algorithm>
+
 namespace perflab::share {
 
 std::string LocalBucket::slice(uint64_t start, uint64_t length) const {
@@ -52,6 +54,7 @@ LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector
       arrived.swap(outbox);
     }
     for (auto& reply : arrived) reply();
+    stats.max_held_hashes = std::max(stats.max_held_hashes, node.held_hashes());
   }
   stats.result = download.result();
   for (const auto& share : owned) {

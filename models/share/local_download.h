@@ -45,6 +45,7 @@ struct LocalDownloadStats {
   std::vector<bool> had_corruption;
   std::vector<uint64_t> unavailable_bytes;  // asked for but never returned (short reads)
   uint64_t turns = 0;
+  size_t max_held_hashes = 0;  // the most the download's hash trees held at the end of a turn
 };
 
 LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector<std::string>& shares,

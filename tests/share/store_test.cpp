@@ -76,7 +76,8 @@ struct Case {
 
 TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
   for (const Case& c : {Case{1000 * 1024 + 7, 3, 10, 128 * 1024}, Case{77777, 5, 8, 4096},
-                        Case{4096 * 6, 4, 4, 4096}, Case{10, 3, 7, 128 * 1024}}) {
+                        Case{4096 * 6, 4, 4, 4096}, Case{10, 3, 7, 128 * 1024},
+                        Case{1200 * 513 + 5, 3, 5, 513}}) {  // leaves written to disk in several batches
     const std::string contents = sequential_contents(c.size, c.size);
     auto streamed = encode_file(std::make_shared<SeededContent>(c.size, c.size), c.k, c.n, c.segment);
     ASSERT_TRUE(streamed.ok()) << streamed.status().message();
@@ -97,12 +98,15 @@ TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
         leaves[static_cast<size_t>(sh)].push_back(block_hash(blocks[static_cast<size_t>(sh)]));
       }
     }
-    EXPECT_EQ(file.crypttext_tree, HashTree(segment_leaves).bytes());
+    const std::string crypttext_tree = HashTree(segment_leaves).bytes();
     std::mt19937_64 rng(c.size);
     for (int sh = 0; sh < c.n; ++sh) {
       const std::string share = file.share(sh);
       ASSERT_EQ(share.size(), file.share_size());
       EXPECT_EQ(share.substr(0, 0x24), file.header);
+      EXPECT_EQ(share.substr(file.offsets.crypttext_hash_tree,
+                             file.offsets.block_hashes - file.offsets.crypttext_hash_tree),
+                crypttext_tree);
       EXPECT_EQ(
           share.substr(file.offsets.block_hashes, file.offsets.share_hashes - file.offsets.block_hashes),
           HashTree(leaves[static_cast<size_t>(sh)]).bytes());
