@@ -4,7 +4,10 @@
 // run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
 // [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
-// With more than one study (no argument: every study with a validate.toml) it ends with one summary table.
+// Everything it can check without running (the studies named, --out, every run's [validate] table, its
+// ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
+// first run. With more than one run (no argument: every study with a validate.toml) it ends with one
+// summary table.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -66,6 +69,22 @@ std::string oversleep_note(const std::vector<RunTable>& passes) {
   return fmt::format(
       "oversleep of the real runs' sleeps: median over runs of the mean {:.0f} µs, worst {:.2f} ms",
       stats::quantile(means, 0.5) * 1e6, worst * 1e3);
+}
+
+// Whether the real runs got real-time priority, when the study reports it (sim/real/realtime.h).
+std::string realtime_note(const std::vector<RunTable>& passes) {
+  int runs = 0, realtime = 0;
+  for (const auto& pass : passes) {
+    for (const auto& row : pass.rows) {
+      if (!row.ok() || row.metrics.count("realtime") == 0) continue;
+      ++runs;
+      if (row.metrics.at("realtime") > 0) ++realtime;
+    }
+  }
+  if (runs == 0) return "";
+  return fmt::format(
+      "real-time priority (SCHED_FIFO): obtained in {} of {} real runs{}", realtime, runs,
+      realtime < runs ? "; the others ran at normal priority, open to the machine's load" : "");
 }
 
 struct StudyOutcome {
@@ -204,35 +223,28 @@ StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, Valida
   return {0, {}};
 }
 
-StudyOutcome validate_study(const std::string& study, bool quick, const std::vector<Override>& sets) {
-  auto file = validation_file(study);
-  if (!file) {
-    fail_input("study \"" + study + "\" has no validation scenario, expected " +
-               (scenarios_dir() / study / "validate.toml").string());
-    return {kExitBadInput, {}};
-  }
+// One validation run as planned before anything runs: the study's scenario with the user's overrides (and
+// [quick]'s, and one of its [validate] latencies), loaded and checked.
+struct PlannedRun {
+  std::string label;  // "share at 0.5ms"
+  fs::path file;
   std::vector<Override> overrides;
-  if (quick) {
-    auto plain = load_scenario(*file, {});
-    if (!plain.ok()) return {fail_input(plain.status().message()), {}};
-    overrides = plain->quick;
-  }
-  overrides.insert(overrides.end(), sets.begin(), sets.end());
-  auto scenario = load_scenario(*file, overrides);
-  if (!scenario.ok()) return {fail_input(scenario.status().message()), {}};
-  if (!scenario->validate) {
-    return {fail_input(file->string() + ": no [validate] table, expected the criteria to judge by"), {}};
-  }
-  const ValidateSpec& spec = *scenario->validate;
+  Scenario scenario;
+};
 
+StudyOutcome validate_run(const PlannedRun& run) {
+  const ValidateSpec& spec = *run.scenario.validate;
   auto start = std::chrono::steady_clock::now();
   ValidationInput input;
   std::vector<RunTable> passes;
   bool failed_runs = false;
-  StudyOutcome ran = spec.pairs.empty() ? sim_against_real(*file, overrides, spec, input, passes, failed_runs)
-                                        : same_run(*scenario, spec, input, passes);
+  StudyOutcome ran = spec.pairs.empty()
+                         ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
+                         : same_run(run.scenario, spec, input, passes);
   if (ran.status != 0) return ran;
-  if (auto note = oversleep_note(passes); !note.empty()) input.notes.push_back(note);
+  for (auto note : {oversleep_note(passes), realtime_note(passes)}) {
+    if (!note.empty()) input.notes.push_back(note);
+  }
   for (const auto& pass : passes) {
     if (auto note = failures(pass, "real"); !note.empty()) {
       input.notes.push_back(note);
@@ -263,39 +275,109 @@ std::string latency_label(const std::string& latency) {
   return label;
 }
 
-// The study's validation, once per latency of its [validate] table (or once, when it names none or the
-// user set network.latency).
-std::vector<StudyValidation> validate_runs(const std::string& study, bool quick,
-                                           const std::vector<Override>& sets, int& status) {
-  std::vector<std::string> latencies;
-  std::string name;
-  const bool latency_set =
-      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
-  if (auto file = validation_file(study); file && !latency_set) {
-    auto plain = load_scenario(*file, sets);
-    if (plain.ok() && plain->validate) {
-      latencies = plain->validate->latencies;
-      name = plain->name;
+// Refuses a calibration measured inside the grid it is validated on: a point of the calibration scenario
+// equal, on every column the two scenarios share, to a point of this run's grid.
+Status calibration_outside(const Scenario& scenario) {
+  const ValidateSpec& spec = *scenario.validate;
+  if (spec.calibration_source.empty()) return Status::OK();
+  fs::path source = spec.calibration_source;
+  if (source.is_relative()) source = scenarios_dir().parent_path() / source;
+  auto calibration = load_scenario(source, {});
+  if (!calibration.ok()) {
+    return Status::Error(scenario.name + ": [validate] calibration_scenario \"" + spec.calibration_source +
+                         "\": " + calibration.status().message());
+  }
+  std::vector<std::pair<size_t, size_t>> shared;  // (column in the validation grid, in the calibration's)
+  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
+    const auto& names = calibration->param_columns;
+    auto found = std::find(names.begin(), names.end(), scenario.param_columns[c]);
+    if (found != names.end()) shared.emplace_back(c, static_cast<size_t>(found - names.begin()));
+  }
+  for (size_t k = 0; k < calibration->grid.size(); ++k) {
+    const GridPoint& at = calibration->grid[k];
+    for (size_t p = 0; p < scenario.grid.size(); ++p) {
+      const GridPoint& point = scenario.grid[p];
+      bool same = !shared.empty();
+      for (auto [c, d] : shared) same = same && point.column_values[c] == at.column_values[d];
+      if (!same) continue;
+      std::vector<std::string> where;
+      for (auto [c, d] : shared) where.push_back(scenario.param_columns[c] + "=" + at.column_labels[d]);
+      return Status::Error(fmt::format(
+          "{}: calibration point {} of {} ({}) lies inside the validation grid: the constants must be "
+          "measured on points the validation does not judge",
+          scenario.name, k + 1, spec.calibration_source, join(where)));
     }
   }
-  std::vector<StudyValidation> runs;
-  auto run = [&](const std::string& label, const std::vector<Override>& overrides) {
-    StudyOutcome outcome = validate_study(study, quick, overrides);
-    status = std::max(status, outcome.status);
-    runs.push_back({label, std::move(outcome.report), outcome.problem});
-    return outcome.status != kExitBadInput && outcome.status != kExitInterrupted;
-  };
-  if (latencies.empty()) {
-    run(study, sets);
+  return Status::OK();
+}
+
+// Everything validate can check without running, for one run: the [validate] table, the ratios against the
+// grid as --quick and --set left it (a ratio this grid cannot form is said now, and reported "not judged"),
+// and the calibration's points.
+Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector<Override> overrides) {
+  auto scenario = load_scenario(file, overrides);
+  if (!scenario.ok()) return scenario.status();
+  if (!scenario->validate)
+    return Status::Error(file.string() + ": no [validate] table, expected the criteria to judge by");
+  const ValidateSpec& spec = *scenario->validate;
+  ValidationInput skeleton_input =
+      skeleton(*scenario, spec, spec.pairs.empty() ? spec.metrics : std::vector<std::string>{});
+  for (const auto& ratio : spec.ratios) {
+    auto pairs = ratio_pairs(skeleton_input, ratio);
+    if (!pairs.ok()) return Status::Error(file.string() + ": " + pairs.status().message());
+    if (!pairs->not_judged.empty()) {
+      std::fprintf(stderr, "validate %s: ratio %s / %s will be reported not judged: %s\n", label.c_str(),
+                   ratio.numerator.c_str(), ratio.denominator.c_str(), pairs->not_judged.c_str());
+    }
+  }
+  if (auto outside = calibration_outside(*scenario); !outside.ok()) return outside;
+  return PlannedRun{std::move(label), file, std::move(overrides), std::move(scenario).value()};
+}
+
+// The study's runs: once per latency of its [validate] table (or once, when it names none or the user set
+// network.latency).
+Result<std::vector<PlannedRun>> plan_study(const std::string& study, bool quick,
+                                           const std::vector<Override>& sets) {
+  auto file = validation_file(study);
+  if (!file) {
+    return Status::Error("study \"" + study + "\" has no validation scenario, expected " +
+                         (scenarios_dir() / study / "validate.toml").string());
+  }
+  auto plain = load_scenario(*file, sets);
+  if (!plain.ok()) return plain.status();
+  std::vector<Override> overrides;
+  if (quick) overrides = plain->quick;
+  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  const bool latency_set =
+      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
+  std::vector<PlannedRun> runs;
+  if (latency_set || !plain->validate || plain->validate->latencies.empty()) {
+    auto run = plan_run(study, *file, overrides);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
     return runs;
   }
-  for (const auto& latency : latencies) {
-    std::vector<Override> overrides = sets;
-    overrides.push_back({"network.latency", "\"" + latency + "\""});
-    overrides.push_back({"scenario.name", "\"" + name + "-" + latency_label(latency) + "\""});
-    if (!run(study + " at " + latency_label(latency), overrides)) break;
+  for (const auto& latency : plain->validate->latencies) {
+    std::vector<Override> with = overrides;
+    with.push_back({"network.latency", "\"" + latency + "\""});
+    with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
+    auto run = plan_run(study + " at " + latency_label(latency), *file, with);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
   }
   return runs;
+}
+
+// Creates `out` and proves it writable, before any run.
+Status writable_folder(const std::string& out) {
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) return Status::Error(out + ": cannot create the output folder: " + ec.message());
+  const fs::path probe = fs::path(out) / ".perflab-validate-probe";
+  if (auto written = write_file(probe.string(), ""); !written.ok())
+    return Status::Error(out + ": the output folder is not writable: " + written.message());
+  fs::remove(probe, ec);
+  return Status::OK();
 }
 
 }  // namespace
@@ -306,6 +388,11 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
   for (const auto& text : sets) {
     auto o = parse_override(text);
     if (!o.ok()) return fail_input(o.status().message());
+    if (o->key == "scenario.engine") {
+      return fail_input(
+          "--set scenario.engine: validate runs each point in both engines itself (or, in "
+          "same-run mode, in the engine its validate.toml names); it takes no engine");
+    }
     overrides.push_back(*o);
   }
   std::vector<std::string> chosen = studies;
@@ -319,34 +406,36 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     if (!study.ok()) return fail_input(study.status().message());
   }
   if (!out.empty()) {
-    std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec) return fail_input(out + ": cannot create the output folder: " + ec.message());
+    if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());
+  }
+  std::vector<PlannedRun> plan;  // every check that needs no run, for every study, before the first run
+  for (const auto& name : chosen) {
+    auto runs = plan_study(name, quick, overrides);
+    if (!runs.ok()) return fail_input(runs.status().message());
+    for (auto& run : *runs) plan.push_back(std::move(run));
   }
   int status = 0;
   std::vector<StudyValidation> summary;
-  for (const auto& name : chosen) {
-    int study_status = 0;
-    for (auto& run : validate_runs(name, quick, overrides, study_status)) {
-      if (run.report) {
-        std::cout << validation_markdown(*run.report) << "\n";
-        std::cout.flush();
-        if (!out.empty()) {
-          fs::path stem = fs::path(out) / run.report->input.scenario;
-          for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*run.report)},
-                                      std::pair{".validate.md", validation_markdown(*run.report)}}) {
-            auto written = write_file(stem.string() + suffix, text);
-            if (!written.ok()) return fail_input(written.message());
-          }
+  for (const auto& run : plan) {
+    StudyOutcome outcome = validate_run(run);
+    if (outcome.status == kExitBadInput || outcome.status == kExitInterrupted) return outcome.status;
+    status = std::max(status, outcome.status);
+    if (outcome.report) {
+      std::cout << validation_markdown(*outcome.report) << "\n";
+      std::cout.flush();
+      if (!out.empty()) {
+        fs::path stem = fs::path(out) / outcome.report->input.scenario;
+        for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*outcome.report)},
+                                    std::pair{".validate.md", validation_markdown(*outcome.report)}}) {
+          auto written = write_file(stem.string() + suffix, text);
+          if (!written.ok()) return fail_input(written.message());
         }
       }
-      summary.push_back(std::move(run));
     }
-    if (study_status == kExitBadInput || study_status == kExitInterrupted) return study_status;
-    status = std::max(status, study_status);
+    summary.push_back({run.label, std::move(outcome.report), outcome.problem});
   }
   if (summary.size() > 1) {
-    std::string text = validation_summary(summary);
+    std::string text = validation_summary(summary, studies.empty() ? "every study" : join(chosen));
     std::cout << text;
     if (!out.empty()) {
       const Provenance& run = current_provenance();

@@ -1,0 +1,96 @@
+// `perflab validate` checks what it can without running before its first run (exit 2 for a configuration
+// error, in seconds), and a ratio the user's own grid cannot form is reported "not judged" while the rest of
+// the table is still written. Runs the share study's real engine on a 256 KiB file: seconds.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+// A scenarios folder holding share's validate.toml with `from` replaced by `to` (PERFLAB_SCENARIOS).
+fs::path share_validation_with(const TempDir& dir, const std::string& from, const std::string& to) {
+  std::string text = read_file(fs::path(PERFLAB_SCENARIOS) / "share" / "validate.toml");
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  fs::create_directories(dir / "scenarios" / "share");
+  write_file(dir / "scenarios" / "share" / "validate.toml", text);
+  return dir / "scenarios";
+}
+
+const std::string kSmall = " --set params.file_size='\"256KiB\"' --set network.latency='\"constant(0.5ms)\"'";
+
+TEST(ValidateInputs, SettingTheEngineIsRefused) {
+  auto r = run_perflab("validate share --set scenario.engine='\"sim\"'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--set scenario.engine: validate runs each point in both engines itself"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(ValidateInputs, AnOutputFolderThatCannotBeWrittenIsRefusedBeforeRunning) {
+  TempDir dir;
+  write_file(dir / "file", "");
+  auto r = run_perflab("validate share --out " + (dir / "file" / "sub").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot create the output folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("real passes"), std::string::npos) << "ran before refusing: " << r.err;
+}
+
+TEST(ValidateInputs, ARatioNamingNoColumnIsAConfigurationError) {
+  TempDir dir;
+  auto scenarios = share_validation_with(dir, "[\"loop=eager\", \"loop=coalesced\"]",
+                                         "[\"lop=eager\", \"loop=coalesced\"]");
+  auto r = run_perflab("validate share" + kSmall, {{"PERFLAB_SCENARIOS", scenarios.string()}});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("ratio \"lop=eager\": expected COLUMN=VALUE with COLUMN one of case"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("real passes"), std::string::npos) << "ran before refusing: " << r.err;
+}
+
+// The validation grid itself named as the calibration scenario: at its own 2 ms (the second of its
+// [validate] latencies) its first point lies inside, and that is refused before the 0.5 ms run starts.
+TEST(ValidateInputs, ACalibrationPointInsideTheGridIsRefused) {
+  TempDir dir;
+  const fs::path own = dir / "scenarios" / "share" / "validate.toml";
+  auto scenarios =
+      share_validation_with(dir, "calibration_scenario = \"scenarios/share/calibrate-real.toml\"",
+                            "calibration_scenario = \"" + own.string() + "\"");
+  auto r = run_perflab("validate share", {{"PERFLAB_SCENARIOS", scenarios.string()}});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.find("real passes"), std::string::npos) << "ran before refusing: " << r.err;
+  EXPECT_TRUE(
+      std::regex_search(r.err, std::regex("calibration point 1 of .*validate.toml \\(case=3-of-10, .*\\) "
+                                          "lies inside the validation grid")))
+      << r.err;
+}
+
+// A grid narrowed by --set to loops that form neither ratio: both ratios are said before running and
+// reported "not judged"; the table and the other criteria are still written.
+TEST(ValidateInputs, ANarrowedGridGetsItsTable) {
+  TempDir dir;
+  auto r = run_perflab("validate share --quick" + kSmall +
+                       " --set 'sweep.loop=[\"eager\", \"readv\"]' --out " + (dir / "v").string());
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;  // the verdict is not what is tested here
+  EXPECT_LT(
+      r.err.find("ratio loop=eager / loop=coalesced will be reported not judged: loop=coalesced is not a "
+                 "point of this grid (loop: eager, readv)"),
+      r.err.find("real passes"))
+      << r.err;
+  const std::string report = read_file(dir / "v" / "share-validate.validate.md");
+  EXPECT_NE(
+      report.find("| ratio loop=eager / loop=coalesced: abs(real/sim - 1) |  | – | <= 0.05 | not judged |"),
+      std::string::npos)
+      << report;
+  EXPECT_NE(report.find("| mean abs ln(real/sim) | every point (4) |"), std::string::npos) << report;
+  EXPECT_NE(report.find("real-time priority (SCHED_FIFO): obtained in"), std::string::npos) << report;
+  EXPECT_NE(report.find("Verdict: "), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace perflab::testing
