@@ -18,6 +18,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/calibration.h"
+#include "sim/calibration_scenario.h"
 #include "sim/commands.h"
 #include "sim/outputs.h"
 #include "sim/provenance.h"
@@ -275,39 +277,32 @@ std::string latency_label(const std::string& latency) {
   return label;
 }
 
-// Refuses a calibration measured inside the grid it is validated on: a point of the calibration scenario
-// equal, on every column the two scenarios share, to a point of this run's grid.
-Status calibration_outside(const Scenario& scenario) {
-  const ValidateSpec& spec = *scenario.validate;
+// The calibration's points lie outside the grid, and its constants come from one place: the committed
+// results/<study>/<calibration scenario>.calibration.toml that `perflab calibrate` writes, or (for a study
+// not yet moved to it) validate.toml's own [validate] calibration table; never both.
+Status use_committed_calibration(Scenario& scenario) {
+  ValidateSpec& spec = *scenario.validate;
   if (spec.calibration_source.empty()) return Status::OK();
-  fs::path source = spec.calibration_source;
-  if (source.is_relative()) source = scenarios_dir().parent_path() / source;
-  auto calibration = load_scenario(source, {});
-  if (!calibration.ok()) {
-    return Status::Error(scenario.name + ": [validate] calibration_scenario \"" + spec.calibration_source +
-                         "\": " + calibration.status().message());
+  auto calibration = load_calibration_scenario(scenario);
+  if (!calibration.ok()) return calibration.status();
+  if (auto outside = calibration_outside(scenario, *calibration); !outside.ok()) return outside;
+  const fs::path committed = calibration_file(results_dir(), scenario.study->name, calibration->name);
+  std::error_code ec;
+  if (!fs::exists(committed, ec)) {
+    if (!spec.calibration.empty() || !scenario.study->calibration) return Status::OK();
+    return Status::Error(scenario.name + ": no committed calibration " + committed.string() +
+                         ", expected the constants `perflab calibrate " + scenario.study->name + "` writes");
   }
-  std::vector<std::pair<size_t, size_t>> shared;  // (column in the validation grid, in the calibration's)
-  for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
-    const auto& names = calibration->param_columns;
-    auto found = std::find(names.begin(), names.end(), scenario.param_columns[c]);
-    if (found != names.end()) shared.emplace_back(c, static_cast<size_t>(found - names.begin()));
+  if (!spec.calibration.empty()) {
+    return Status::Error(scenario.name +
+                         ": the calibration is typed twice, in [validate] calibration and in " +
+                         committed.string() + "; keep the file (perflab calibrate writes it)");
   }
-  for (size_t k = 0; k < calibration->grid.size(); ++k) {
-    const GridPoint& at = calibration->grid[k];
-    for (size_t p = 0; p < scenario.grid.size(); ++p) {
-      const GridPoint& point = scenario.grid[p];
-      bool same = !shared.empty();
-      for (auto [c, d] : shared) same = same && point.column_values[c] == at.column_values[d];
-      if (!same) continue;
-      std::vector<std::string> where;
-      for (auto [c, d] : shared) where.push_back(scenario.param_columns[c] + "=" + at.column_labels[d]);
-      return Status::Error(fmt::format(
-          "{}: calibration point {} of {} ({}) lies inside the validation grid: the constants must be "
-          "measured on points the validation does not judge",
-          scenario.name, k + 1, spec.calibration_source, join(where)));
-    }
-  }
+  auto constants = read_calibration(committed);
+  if (!constants.ok()) return constants.status();
+  for (const auto& c : *constants) spec.calibration.emplace_back("params." + c.param, c.toml_value());
+  spec.calibration_source +=
+      " (constants: " + fs::relative(committed, results_dir().parent_path(), ec).string() + ")";
   return Status::OK();
 }
 
@@ -330,8 +325,9 @@ Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector
                    ratio.numerator.c_str(), ratio.denominator.c_str(), pairs->not_judged.c_str());
     }
   }
-  if (auto outside = calibration_outside(*scenario); !outside.ok()) return outside;
-  return PlannedRun{std::move(label), file, std::move(overrides), std::move(scenario).value()};
+  Scenario planned = std::move(scenario).value();
+  if (auto calibrated = use_committed_calibration(planned); !calibrated.ok()) return calibrated;
+  return PlannedRun{std::move(label), file, std::move(overrides), std::move(planned)};
 }
 
 // The study's runs: once per latency of its [validate] table (or once, when it names none or the user set
