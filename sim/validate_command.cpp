@@ -6,14 +6,17 @@
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 // Everything it can check without running (the studies named, --out, every run's [validate] table, its
 // ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
-// first run. With more than one run (no argument: every study with a validate.toml) it ends with one
+// first run, and then the time the committed runs of the same scenarios took is stated. With more than one
+// run (no argument: every study with a validate.toml) it ends with one
 // summary table.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -364,6 +367,40 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& study, bool quick,
   return runs;
 }
 
+// The time the committed run of the same scenario took ("wall time N s" in its report: results/<study>/, or
+// results/validate-quick/ for --quick); nullopt when none is committed.
+std::optional<double> committed_wall_time(const PlannedRun& run, bool quick) {
+  const fs::path folder = results_dir() / (quick ? std::string("validate-quick") : run.scenario.study->name);
+  std::ifstream in(folder / (run.scenario.name + ".validate.md"));
+  const std::regex wall(R"(wall time (\d+) s)");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, wall)) return std::stod(match[1]);
+  }
+  return std::nullopt;
+}
+
+// Said before the first run: how long the committed runs of the same scenarios took.
+void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool narrowed) {
+  double total = 0;
+  std::vector<std::string> unknown;
+  for (const auto& run : plan) {
+    if (auto seconds = committed_wall_time(run, quick)) {
+      total += *seconds;
+    } else {
+      unknown.push_back(run.label);
+    }
+  }
+  std::vector<std::string> parts;
+  if (unknown.size() < plan.size()) {
+    parts.push_back(fmt::format("the committed runs of the same scenarios took {:.0f} s{}", total,
+                                quick ? " (results/validate-quick/)" : ""));
+  }
+  if (!unknown.empty()) parts.push_back("no committed run of " + join(unknown) + " to state its time from");
+  if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
+  std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
+}
+
 // Creates `out` and proves it writable, before any run.
 Status writable_folder(const std::string& out) {
   std::error_code ec;
@@ -410,6 +447,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     if (!runs.ok()) return fail_input(runs.status().message());
     for (auto& run : *runs) plan.push_back(std::move(run));
   }
+  print_stated_time(plan, quick, !overrides.empty());
   int status = 0;
   std::vector<StudyValidation> summary;
   for (const auto& run : plan) {

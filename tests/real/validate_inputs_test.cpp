@@ -24,6 +24,26 @@ fs::path share_validation_with(const TempDir& dir, const std::string& from, cons
 
 const std::string kSmall = " --set params.file_size='\"256KiB\"' --set network.latency='\"constant(0.5ms)\"'";
 
+// Before the first run validate states how long the committed runs of the same scenarios took (their
+// reports' wall time; results/validate-quick/ for --quick), here from a PERFLAB_RESULTS of three reports.
+TEST(ValidateInputs, TheStatedTimeIsTheCommittedRunsWallTime) {
+  TempDir dir;
+  fs::create_directories(dir / "results" / "validate-quick");
+  for (const char* latency : {"0.5ms", "2ms", "5ms"}) {
+    write_file(
+        dir / "results" / "validate-quick" / (std::string("share-validate-") + latency + ".validate.md"),
+        "- wall time 7 s, load average at the end 0.1 on 2 cores\n");
+  }
+  auto r = run_perflab("validate share --quick --set params.file_size='\"256KiB\"'",
+                       {{"PERFLAB_RESULTS", (dir / "results").string()}});
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;
+  EXPECT_LT(
+      r.err.find("validate: 3 run(s); the committed runs of the same scenarios took 21 s "
+                 "(results/validate-quick/); --set changes the grid, so this one may take more or less\n"),
+      r.err.find("real passes"))
+      << r.err;
+}
+
 TEST(ValidateInputs, SettingTheEngineIsRefused) {
   auto r = run_perflab("validate share --set scenario.engine='\"sim\"'");
   EXPECT_EQ(r.status, 2);
@@ -81,6 +101,12 @@ TEST(ValidateInputs, ANarrowedGridGetsItsTable) {
       r.err.find("ratio loop=eager / loop=coalesced will be reported not judged: loop=coalesced is not a "
                  "point of this grid (loop: eager, readv)"),
       r.err.find("real passes"))
+      << r.err;
+  // Before running, the time it may take: here none is committed for share-validate at a --set latency.
+  EXPECT_LT(r.err.find("validate: 1 run(s); no committed run of share to state its time from"),
+            r.err.find("real passes"))
+      << r.err;
+  EXPECT_NE(r.err.find("--set changes the grid, so this one may take more or less"), std::string::npos)
       << r.err;
   const std::string report = read_file(dir / "v" / "share-validate.validate.md");
   EXPECT_NE(
