@@ -7,8 +7,7 @@
 // Everything it can check without running (the studies named, --out, every run's [validate] table, its
 // ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
 // first run, and then the time the committed runs of the same scenarios took is stated. With more than one
-// run (no argument: every study with a validate.toml) it ends with one
-// summary table.
+// run (no argument: every study with a validate.toml) it ends with one summary table.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
