@@ -176,7 +176,9 @@ int cli_main(int argc, char** argv) {
       "its 95% interval and ln(real/sim), then every criterion (errors, headline ratios per group, the rank "
       "rule of docs/validation.md) with its bound and verdict; checks its inputs before the first run (exit "
       "2); exit 1 when a judged criterion fails");
-  validate->add_option("STUDY", studies, "Only these studies (default: every study with a validate.toml)");
+  validate->add_option("STUDY", studies,
+                       "Only these studies (default: every study with a validate.toml), or your own scenario "
+                       "files (FILE.toml; without a [validate] table: duration_s at the default criteria)");
   validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario (a smaller grid)");
   validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
   validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");

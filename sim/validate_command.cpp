@@ -308,17 +308,51 @@ Status use_committed_calibration(Scenario& scenario) {
   return Status::OK();
 }
 
+// A user's own scenario (perflab validate FILE.toml) without a [validate] table: judged on duration_s at the
+// default criteria (docs/validation.md), with its study's own calibration (validate.toml's).
+Status default_validation(Scenario& scenario) {
+  const Study& study = *scenario.study;
+  if (!study.run_real) {
+    return Status::Error(scenario.name + ": study " + study.name +
+                         " has no real engine, so there is nothing to validate its sim against");
+  }
+  for (Engine engine : {Engine::kSim, Engine::kReal}) {
+    const auto& metrics = study.metrics_for(engine);
+    if (std::none_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.name == "duration_s"; })) {
+      return Status::Error(scenario.name + ": no [validate] table, and study " + study.name +
+                           " has no duration_s in both engines to judge by default; add [validate] metrics = "
+                           "[...] (docs/validation.md)");
+    }
+  }
+  ValidateSpec spec;
+  if (auto own = validation_file(study.name)) {
+    auto loaded = load_scenario(*own, {});
+    if (!loaded.ok()) return loaded.status();
+    if (loaded->validate) {
+      spec.calibration = loaded->validate->calibration;
+      spec.calibration_source = loaded->validate->calibration_source;
+    }
+  }
+  scenario.validate = spec;
+  return Status::OK();
+}
+
 // Everything validate can check without running, for one run: the [validate] table, the ratios against the
 // grid as --quick and --set left it (a ratio this grid cannot form is said now, and reported "not judged"),
 // and the calibration's points.
-Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector<Override> overrides) {
-  auto scenario = load_scenario(file, overrides);
-  if (!scenario.ok()) return scenario.status();
-  if (!scenario->validate)
+Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector<Override> overrides,
+                            bool users_file) {
+  auto loaded = load_scenario(file, overrides);
+  if (!loaded.ok()) return loaded.status();
+  Scenario planned = std::move(loaded).value();
+  if (!planned.validate && users_file) {
+    if (auto defaults = default_validation(planned); !defaults.ok()) return defaults;
+  }
+  if (!planned.validate)
     return Status::Error(file.string() + ": no [validate] table, expected the criteria to judge by");
-  const ValidateSpec& spec = *scenario->validate;
+  const ValidateSpec& spec = *planned.validate;
   ValidationInput skeleton_input =
-      skeleton(*scenario, spec, spec.pairs.empty() ? spec.metrics : std::vector<std::string>{});
+      skeleton(planned, spec, spec.pairs.empty() ? spec.metrics : std::vector<std::string>{});
   for (const auto& ratio : spec.ratios) {
     auto pairs = ratio_pairs(skeleton_input, ratio);
     if (!pairs.ok()) return Status::Error(file.string() + ": " + pairs.status().message());
@@ -327,16 +361,26 @@ Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector
                    ratio.numerator.c_str(), ratio.denominator.c_str(), pairs->not_judged.c_str());
     }
   }
-  Scenario planned = std::move(scenario).value();
   if (auto calibrated = use_committed_calibration(planned); !calibrated.ok()) return calibrated;
   return PlannedRun{std::move(label), file, std::move(overrides), std::move(planned)};
 }
 
-// The study's runs: once per latency of its [validate] table (or once, when it names none or the user set
-// network.latency).
-Result<std::vector<PlannedRun>> plan_study(const std::string& study, bool quick,
+// The runs of `name`, a study (its scenarios/<study>/validate.toml) or a user's scenario file (FILE.toml):
+// once per latency of its [validate] table (or once, when it names none or the user set network.latency).
+Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
                                            const std::vector<Override>& sets) {
-  auto file = validation_file(study);
+  const bool users_file = fs::path(name).extension() == ".toml";
+  std::optional<fs::path> file;
+  if (users_file) {
+    auto found = find_scenario_file(name);
+    if (!found.ok()) return found.status();
+    file = *found;
+  } else {
+    auto study = study_named(name);
+    if (!study.ok()) return study.status();
+    file = validation_file(name);
+  }
+  const std::string study = users_file ? file->stem().string() : name;
   if (!file) {
     return Status::Error("study \"" + study + "\" has no validation scenario, expected " +
                          (scenarios_dir() / study / "validate.toml").string());
@@ -350,7 +394,7 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& study, bool quick,
       std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
   std::vector<PlannedRun> runs;
   if (latency_set || !plain->validate || plain->validate->latencies.empty()) {
-    auto run = plan_run(study, *file, overrides);
+    auto run = plan_run(study, *file, overrides, users_file);
     if (!run.ok()) return run.status();
     runs.push_back(std::move(run).value());
     return runs;
@@ -359,7 +403,7 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& study, bool quick,
     std::vector<Override> with = overrides;
     with.push_back({"network.latency", "\"" + latency + "\""});
     with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
-    auto run = plan_run(study + " at " + latency_label(latency), *file, with);
+    auto run = plan_run(study + " at " + latency_label(latency), *file, with, users_file);
     if (!run.ok()) return run.status();
     runs.push_back(std::move(run).value());
   }
@@ -432,10 +476,6 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     for (const Study* study : all_studies()) {
       if (validation_file(study->name)) chosen.push_back(study->name);
     }
-  }
-  for (const auto& name : chosen) {
-    auto study = study_named(name);
-    if (!study.ok()) return fail_input(study.status().message());
   }
   if (!out.empty()) {
     if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());

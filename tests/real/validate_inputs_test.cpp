@@ -118,5 +118,33 @@ TEST(ValidateInputs, ANarrowedGridGetsItsTable) {
   EXPECT_NE(report.find("Verdict: "), std::string::npos) << report;
 }
 
+// A user's own scenario, no [validate] table: judged on duration_s at the default criteria, with the study's
+// own committed calibration on the sim side. Two prefetch points with delays of at most 1 ms: seconds.
+TEST(ValidateInputs, YourOwnScenarioIsJudgedAtTheDefaultCriteria) {
+  TempDir dir;
+  write_file(dir / "mine.toml",
+             "[scenario]\nname = \"mine\"\nstudy = \"prefetch\"\nseeds = 1\n[network]\nlatency = "
+             "\"constant(0.2ms)\"\nbandwidth = \"100MBps\"\n[params]\nrpc_delay = \"uniform(0ms, 1ms)\"\n"
+             "trace = \"" PERFLAB_SCENARIOS
+             "/prefetch/data/jgit-clone.classload.log\"\n"
+             "classpath = [\"" PERFLAB_SCENARIOS
+             "/prefetch/data/jgit-clone.classpath\"]\n"
+             "[sweep]\nprefetch_depth = [1, 500]\n");
+  auto r = run_perflab("validate " + (dir / "mine.toml").string());
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;
+  EXPECT_NE(r.out.find("### mine: sim against real"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| mean abs ln(real/sim) | every point (2) |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| <= 0.05 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("calibration (sim only): exchange_overhead = 0.19ms"), std::string::npos) << r.out;
+}
+
+TEST(ValidateInputs, AScenarioOfAStudyWithoutARealEngineIsRefused) {
+  auto r = run_perflab("validate " + std::string(PERFLAB_SCENARIOS) + "/pingpong/wan.toml");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("has no real engine, so there is nothing to validate its sim against"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace perflab::testing
