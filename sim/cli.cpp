@@ -173,12 +173,26 @@ int cli_main(int argc, char** argv) {
       "validate",
       "Sim against real: run each study's scenarios/<study>/validate.toml in the sim and the real engine "
       "with the same seeds (R spaced real repetitions per point), print per point sim, real median with "
-      "its 95% interval and ln(real/sim), per scenario the errors, headline ratios, Spearman rho, "
-      "oversleep and the verdict against its [validate] criteria; exit 1 when one fails");
-  validate->add_option("STUDY", studies, "Only these studies (default: every study with a validate.toml)");
+      "its 95% interval and ln(real/sim), then every criterion (errors, headline ratios per group, the rank "
+      "rule of docs/validation.md) with its bound and verdict; checks its inputs before the first run (exit "
+      "2); exit 1 when a judged criterion fails");
+  validate->add_option("STUDY", studies,
+                       "Only these studies (default: every study with a validate.toml), or your own scenario "
+                       "files (FILE.toml; without a [validate] table: duration_s at the default criteria)");
   validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario (a smaller grid)");
   validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
   validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");
+
+  std::vector<std::string> calibrate_studies;
+  std::string calibrate_out;
+  auto* calibrate = app.add_subcommand(
+      "calibrate",
+      "Fit each study's calibration constants on its calibration scenario (validate.toml's "
+      "calibration_scenario, outside the validation grid): run it, fit by the study's named method, print "
+      "the constants with every point's residual and how far they moved from the committed ones, and write "
+      "results/<study>/<scenario>.calibration.toml and .csv, which validate reads");
+  calibrate->add_option("STUDY", calibrate_studies, "Only these studies (default: every study with a fit)");
+  calibrate->add_option("--out", calibrate_out, "Write DIR/<study>/… instead of results/");
 
   std::vector<std::string> history_studies;
   auto* history = app.add_subcommand(
@@ -276,6 +290,7 @@ int cli_main(int argc, char** argv) {
   }
   if (*history) return cmd_history(history_studies, history_repo, history_out);
   if (*validate) return cmd_validate(studies, quick, validate_sets, validate_out);
+  if (*calibrate) return cmd_calibrate(calibrate_studies, calibrate_out);
   if (*compare)
     return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,
                        compare_all);

@@ -322,8 +322,12 @@ struct Loader {
         s = number(*value, key, spec.criteria.max_abs_log);
       } else if (key == "ratio_tolerance") {
         s = number(*value, key, spec.criteria.ratio_tolerance);
+      } else if (key == "rank_tau") {
+        s = number(*value, key, spec.criteria.rank_tau);
       } else if (key == "spearman") {
-        s = number(*value, key, spec.criteria.spearman);
+        return error_at(where_of(file, *value),
+                        "[validate] spearman is replaced by rank_tau: Kendall's tau-b over the pairs of points "
+                        "the sim separates by more than the real noise (docs/validation.md)");
       } else if (key == "ratios") {
         const auto* array = value->as_array();
         for (size_t i = 0; array != nullptr && i < array->size(); ++i) {
@@ -386,7 +390,7 @@ struct Loader {
         return error_at(where_of(file, *value),
                         "unknown key \"" + key +
                             "\" in [validate], expected one of: metrics, repetitions, "
-                            "mean_abs_log, max_abs_log, ratio_tolerance, spearman, ratios, pairs, "
+                            "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
                             "latencies, calibration, calibration_scenario");
       }
       if (!s.ok()) return s;

@@ -7,10 +7,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/calibration.h"
 #include "sim/params.h"
 #include "sim/sampling/distribution.h"
 #include "sim/seeding.h"
@@ -124,6 +126,9 @@ struct Study {
   std::function<std::string(const RunTable&)> headline_report;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
   std::function<std::vector<Claim>(const RunTable&)> claims;
+  // `perflab calibrate`'s fit of the constants validate.toml's calibration_scenario measures (optional;
+  // sim/calibration.h).
+  std::optional<CalibrationHook> calibration;
 
   const ParamSpec* find_param(const std::string& param) const;
   const std::vector<MetricSpec>& metrics_for(Engine engine) const {

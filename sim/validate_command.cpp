@@ -4,17 +4,24 @@
 // run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
 // [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
-// With more than one study (no argument: every study with a validate.toml) it ends with one summary table.
+// Everything it can check without running (the studies named, --out, every run's [validate] table, its
+// ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
+// first run, and then the time the committed runs of the same scenarios took is stated. With more than one
+// run (no argument: every study with a validate.toml) it ends with one summary table.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "sim/calibration.h"
+#include "sim/calibration_scenario.h"
 #include "sim/commands.h"
 #include "sim/outputs.h"
 #include "sim/provenance.h"
@@ -66,6 +73,22 @@ std::string oversleep_note(const std::vector<RunTable>& passes) {
   return fmt::format(
       "oversleep of the real runs' sleeps: median over runs of the mean {:.0f} µs, worst {:.2f} ms",
       stats::quantile(means, 0.5) * 1e6, worst * 1e3);
+}
+
+// Whether the real runs got real-time priority, when the study reports it (sim/real/realtime.h).
+std::string realtime_note(const std::vector<RunTable>& passes) {
+  int runs = 0, realtime = 0;
+  for (const auto& pass : passes) {
+    for (const auto& row : pass.rows) {
+      if (!row.ok() || row.metrics.count("realtime") == 0) continue;
+      ++runs;
+      if (row.metrics.at("realtime") > 0) ++realtime;
+    }
+  }
+  if (runs == 0) return "";
+  return fmt::format(
+      "real-time priority (SCHED_FIFO): obtained in {} of {} real runs{}", realtime, runs,
+      realtime < runs ? "; the others ran at normal priority, open to the machine's load" : "");
 }
 
 struct StudyOutcome {
@@ -205,35 +228,28 @@ StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, Valida
   return {0, {}};
 }
 
-StudyOutcome validate_study(const std::string& study, bool quick, const std::vector<Override>& sets) {
-  auto file = validation_file(study);
-  if (!file) {
-    fail_input("study \"" + study + "\" has no validation scenario, expected " +
-               (scenarios_dir() / study / "validate.toml").string());
-    return {kExitBadInput, {}};
-  }
+// One validation run as planned before anything runs: the study's scenario with the user's overrides (and
+// [quick]'s, and one of its [validate] latencies), loaded and checked.
+struct PlannedRun {
+  std::string label;  // "share at 0.5ms"
+  fs::path file;
   std::vector<Override> overrides;
-  if (quick) {
-    auto plain = load_scenario(*file, {});
-    if (!plain.ok()) return {fail_input(plain.status().message()), {}};
-    overrides = plain->quick;
-  }
-  overrides.insert(overrides.end(), sets.begin(), sets.end());
-  auto scenario = load_scenario(*file, overrides);
-  if (!scenario.ok()) return {fail_input(scenario.status().message()), {}};
-  if (!scenario->validate) {
-    return {fail_input(file->string() + ": no [validate] table, expected the criteria to judge by"), {}};
-  }
-  const ValidateSpec& spec = *scenario->validate;
+  Scenario scenario;
+};
 
+StudyOutcome validate_run(const PlannedRun& run) {
+  const ValidateSpec& spec = *run.scenario.validate;
   auto start = std::chrono::steady_clock::now();
   ValidationInput input;
   std::vector<RunTable> passes;
   bool failed_runs = false;
-  StudyOutcome ran = spec.pairs.empty() ? sim_against_real(*file, overrides, spec, input, passes, failed_runs)
-                                        : same_run(*scenario, spec, input, passes);
+  StudyOutcome ran = spec.pairs.empty()
+                         ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
+                         : same_run(run.scenario, spec, input, passes);
   if (ran.status != 0) return ran;
-  if (auto note = oversleep_note(passes); !note.empty()) input.notes.push_back(note);
+  for (auto note : {oversleep_note(passes), realtime_note(passes)}) {
+    if (!note.empty()) input.notes.push_back(note);
+  }
   for (const auto& pass : passes) {
     if (auto note = failures(pass, "real"); !note.empty()) {
       input.notes.push_back(note);
@@ -264,39 +280,181 @@ std::string latency_label(const std::string& latency) {
   return label;
 }
 
-// The study's validation, once per latency of its [validate] table (or once, when it names none or the
-// user set network.latency).
-std::vector<StudyValidation> validate_runs(const std::string& study, bool quick,
-                                           const std::vector<Override>& sets, int& status) {
-  std::vector<std::string> latencies;
-  std::string name;
-  const bool latency_set =
-      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
-  if (auto file = validation_file(study); file && !latency_set) {
-    auto plain = load_scenario(*file, sets);
-    if (plain.ok() && plain->validate) {
-      latencies = plain->validate->latencies;
-      name = plain->name;
+// The calibration's points lie outside the grid, and its constants come from one place: the committed
+// results/<study>/<calibration scenario>.calibration.toml that `perflab calibrate` writes, or (for a study
+// not yet moved to it) validate.toml's own [validate] calibration table; never both.
+Status use_committed_calibration(Scenario& scenario) {
+  ValidateSpec& spec = *scenario.validate;
+  if (spec.calibration_source.empty()) return Status::OK();
+  auto calibration = load_calibration_scenario(scenario);
+  if (!calibration.ok()) return calibration.status();
+  if (auto outside = calibration_outside(scenario, *calibration); !outside.ok()) return outside;
+  const fs::path committed = calibration_file(results_dir(), scenario.study->name, calibration->name);
+  std::error_code ec;
+  if (!fs::exists(committed, ec)) {
+    if (!spec.calibration.empty() || !scenario.study->calibration) return Status::OK();
+    return Status::Error(scenario.name + ": no committed calibration " + committed.string() +
+                         ", expected the constants `perflab calibrate " + scenario.study->name + "` writes");
+  }
+  if (!spec.calibration.empty()) {
+    return Status::Error(scenario.name +
+                         ": the calibration is typed twice, in [validate] calibration and in " +
+                         committed.string() + "; keep the file (perflab calibrate writes it)");
+  }
+  auto constants = read_calibration(committed);
+  if (!constants.ok()) return constants.status();
+  for (const auto& c : *constants) spec.calibration.emplace_back("params." + c.param, c.toml_value());
+  spec.calibration_source +=
+      " (constants: " + fs::relative(committed, results_dir().parent_path(), ec).string() + ")";
+  return Status::OK();
+}
+
+// A user's own scenario (perflab validate FILE.toml) without a [validate] table: judged on duration_s at the
+// default criteria (docs/validation.md), with its study's own calibration (validate.toml's).
+Status default_validation(Scenario& scenario) {
+  const Study& study = *scenario.study;
+  if (!study.run_real) {
+    return Status::Error(scenario.name + ": study " + study.name +
+                         " has no real engine, so there is nothing to validate its sim against");
+  }
+  for (Engine engine : {Engine::kSim, Engine::kReal}) {
+    const auto& metrics = study.metrics_for(engine);
+    if (std::none_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.name == "duration_s"; })) {
+      return Status::Error(scenario.name + ": no [validate] table, and study " + study.name +
+                           " has no duration_s in both engines to judge by default; add [validate] metrics = "
+                           "[...] (docs/validation.md)");
     }
   }
-  std::vector<StudyValidation> runs;
-  auto run = [&](const std::string& label, const std::vector<Override>& overrides) {
-    StudyOutcome outcome = validate_study(study, quick, overrides);
-    status = std::max(status, outcome.status);
-    runs.push_back({label, std::move(outcome.report), outcome.problem});
-    return outcome.status != kExitBadInput && !is_interrupted_exit(outcome.status);
-  };
-  if (latencies.empty()) {
-    run(study, sets);
+  ValidateSpec spec;
+  if (auto own = validation_file(study.name)) {
+    auto loaded = load_scenario(*own, {});
+    if (!loaded.ok()) return loaded.status();
+    if (loaded->validate) {
+      spec.calibration = loaded->validate->calibration;
+      spec.calibration_source = loaded->validate->calibration_source;
+    }
+  }
+  scenario.validate = spec;
+  return Status::OK();
+}
+
+// Everything validate can check without running, for one run: the [validate] table, the ratios against the
+// grid as --quick and --set left it (a ratio this grid cannot form is said now, and reported "not judged"),
+// and the calibration's points.
+Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector<Override> overrides,
+                            bool users_file) {
+  auto loaded = load_scenario(file, overrides);
+  if (!loaded.ok()) return loaded.status();
+  Scenario planned = std::move(loaded).value();
+  if (!planned.validate && users_file) {
+    if (auto defaults = default_validation(planned); !defaults.ok()) return defaults;
+  }
+  if (!planned.validate)
+    return Status::Error(file.string() + ": no [validate] table, expected the criteria to judge by");
+  const ValidateSpec& spec = *planned.validate;
+  ValidationInput skeleton_input =
+      skeleton(planned, spec, spec.pairs.empty() ? spec.metrics : std::vector<std::string>{});
+  for (const auto& ratio : spec.ratios) {
+    auto pairs = ratio_pairs(skeleton_input, ratio);
+    if (!pairs.ok()) return Status::Error(file.string() + ": " + pairs.status().message());
+    if (!pairs->not_judged.empty()) {
+      std::fprintf(stderr, "validate %s: ratio %s / %s will be reported not judged: %s\n", label.c_str(),
+                   ratio.numerator.c_str(), ratio.denominator.c_str(), pairs->not_judged.c_str());
+    }
+  }
+  if (auto calibrated = use_committed_calibration(planned); !calibrated.ok()) return calibrated;
+  return PlannedRun{std::move(label), file, std::move(overrides), std::move(planned)};
+}
+
+// The runs of `name`, a study (its scenarios/<study>/validate.toml) or a user's scenario file (FILE.toml):
+// once per latency of its [validate] table (or once, when it names none or the user set network.latency).
+Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
+                                           const std::vector<Override>& sets) {
+  const bool users_file = fs::path(name).extension() == ".toml";
+  std::optional<fs::path> file;
+  if (users_file) {
+    auto found = find_scenario_file(name);
+    if (!found.ok()) return found.status();
+    file = *found;
+  } else {
+    auto study = study_named(name);
+    if (!study.ok()) return study.status();
+    file = validation_file(name);
+  }
+  const std::string study = users_file ? file->stem().string() : name;
+  if (!file) {
+    return Status::Error("study \"" + study + "\" has no validation scenario, expected " +
+                         (scenarios_dir() / study / "validate.toml").string());
+  }
+  auto plain = load_scenario(*file, sets);
+  if (!plain.ok()) return plain.status();
+  std::vector<Override> overrides;
+  if (quick) overrides = plain->quick;
+  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  const bool latency_set =
+      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
+  std::vector<PlannedRun> runs;
+  if (latency_set || !plain->validate || plain->validate->latencies.empty()) {
+    auto run = plan_run(study, *file, overrides, users_file);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
     return runs;
   }
-  for (const auto& latency : latencies) {
-    std::vector<Override> overrides = sets;
-    overrides.push_back({"network.latency", "\"" + latency + "\""});
-    overrides.push_back({"scenario.name", "\"" + name + "-" + latency_label(latency) + "\""});
-    if (!run(study + " at " + latency_label(latency), overrides)) break;
+  for (const auto& latency : plain->validate->latencies) {
+    std::vector<Override> with = overrides;
+    with.push_back({"network.latency", "\"" + latency + "\""});
+    with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
+    auto run = plan_run(study + " at " + latency_label(latency), *file, with, users_file);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
   }
   return runs;
+}
+
+// The time the committed run of the same scenario took ("wall time N s" in its report: results/<study>/, or
+// results/validate-quick/ for --quick); nullopt when none is committed.
+std::optional<double> committed_wall_time(const PlannedRun& run, bool quick) {
+  const fs::path folder = results_dir() / (quick ? std::string("validate-quick") : run.scenario.study->name);
+  std::ifstream in(folder / (run.scenario.name + ".validate.md"));
+  const std::regex wall(R"(wall time (\d+) s)");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, wall)) return std::stod(match[1]);
+  }
+  return std::nullopt;
+}
+
+// Said before the first run: how long the committed runs of the same scenarios took.
+void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool narrowed) {
+  double total = 0;
+  std::vector<std::string> unknown;
+  for (const auto& run : plan) {
+    if (auto seconds = committed_wall_time(run, quick)) {
+      total += *seconds;
+    } else {
+      unknown.push_back(run.label);
+    }
+  }
+  std::vector<std::string> parts;
+  if (unknown.size() < plan.size()) {
+    parts.push_back(fmt::format("the committed runs of the same scenarios took {:.0f} s{}", total,
+                                quick ? " (results/validate-quick/)" : ""));
+  }
+  if (!unknown.empty()) parts.push_back("no committed run of " + join(unknown) + " to state its time from");
+  if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
+  std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
+}
+
+// Creates `out` and proves it writable, before any run.
+Status writable_folder(const std::string& out) {
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) return Status::Error(out + ": cannot create the output folder: " + ec.message());
+  const fs::path probe = fs::path(out) / ".perflab-validate-probe";
+  if (auto written = write_file(probe.string(), ""); !written.ok())
+    return Status::Error(out + ": the output folder is not writable: " + written.message());
+  fs::remove(probe, ec);
+  return Status::OK();
 }
 
 }  // namespace
@@ -307,6 +465,11 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
   for (const auto& text : sets) {
     auto o = parse_override(text);
     if (!o.ok()) return fail_input(o.status().message());
+    if (o->key == "scenario.engine") {
+      return fail_input(
+          "--set scenario.engine: validate runs each point in both engines itself (or, in "
+          "same-run mode, in the engine its validate.toml names); it takes no engine");
+    }
     overrides.push_back(*o);
   }
   std::vector<std::string> chosen = studies;
@@ -315,39 +478,38 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
       if (validation_file(study->name)) chosen.push_back(study->name);
     }
   }
-  for (const auto& name : chosen) {
-    auto study = study_named(name);
-    if (!study.ok()) return fail_input(study.status().message());
-  }
   if (!out.empty()) {
-    std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec) return fail_input(out + ": cannot create the output folder: " + ec.message());
+    if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());
   }
+  std::vector<PlannedRun> plan;  // every check that needs no run, for every study, before the first run
+  for (const auto& name : chosen) {
+    auto runs = plan_study(name, quick, overrides);
+    if (!runs.ok()) return fail_input(runs.status().message());
+    for (auto& run : *runs) plan.push_back(std::move(run));
+  }
+  print_stated_time(plan, quick, !overrides.empty());
   int status = 0;
   std::vector<StudyValidation> summary;
-  for (const auto& name : chosen) {
-    int study_status = 0;
-    for (auto& run : validate_runs(name, quick, overrides, study_status)) {
-      if (run.report) {
-        std::cout << validation_markdown(*run.report) << "\n";
-        std::cout.flush();
-        if (!out.empty()) {
-          fs::path stem = fs::path(out) / run.report->input.scenario;
-          for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*run.report)},
-                                      std::pair{".validate.md", validation_markdown(*run.report)}}) {
-            auto written = write_file(stem.string() + suffix, text);
-            if (!written.ok()) return fail_input(written.message());
-          }
+  for (const auto& run : plan) {
+    StudyOutcome outcome = validate_run(run);
+    if (outcome.status == kExitBadInput || is_interrupted_exit(outcome.status)) return outcome.status;
+    status = std::max(status, outcome.status);
+    if (outcome.report) {
+      std::cout << validation_markdown(*outcome.report) << "\n";
+      std::cout.flush();
+      if (!out.empty()) {
+        fs::path stem = fs::path(out) / outcome.report->input.scenario;
+        for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*outcome.report)},
+                                    std::pair{".validate.md", validation_markdown(*outcome.report)}}) {
+          auto written = write_file(stem.string() + suffix, text);
+          if (!written.ok()) return fail_input(written.message());
         }
       }
-      summary.push_back(std::move(run));
     }
-    if (study_status == kExitBadInput || is_interrupted_exit(study_status)) return study_status;
-    status = std::max(status, study_status);
+    summary.push_back({run.label, std::move(outcome.report), outcome.problem});
   }
   if (summary.size() > 1) {
-    std::string text = validation_summary(summary);
+    std::string text = validation_summary(summary, studies.empty() ? "every study" : join(chosen));
     std::cout << text;
     if (!out.empty()) {
       const Provenance& run = current_provenance();

@@ -1,15 +1,20 @@
 // Sim against real: the report of `perflab validate` (sim/validate_command.cpp), computed from values alone
 // so it can be tested on synthetic tables. Per point and metric: the sim's value, the real runs' median
 // with a 95% interval, and the error ln(real / sim) (SimGrid's LogErr: symmetric, 0.05 ≈ 5%). Per metric:
-// mean and max |ln|, Spearman's ρ over the points, the study's headline ratios in both engines, and the
-// verdict against the criteria the scenario's [validate] table fixed before running.
+// mean and max |ln|, the rank rule over the pairs the sim separates beyond the real noise
+// (sim/rank_agreement.h), the study's headline ratios in both engines per group of points, and the verdict
+// against the criteria the scenario's [validate] table fixed before running. A criterion this grid cannot
+// judge (a ratio with no pair, too few testable pairs) is reported "not judged", with why
+// (docs/validation.md).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/rank_agreement.h"
 
 namespace perflab {
 
@@ -17,7 +22,7 @@ struct ValidationCriteria {
   double mean_abs_log = 0.05;     // mean |ln(real / sim)| over the points at most this
   double max_abs_log = 0.10;      // worst point at most this
   double ratio_tolerance = 0.05;  // each headline ratio: |real ratio / sim ratio - 1| at most this
-  double spearman = 0.95;         // the points rank alike: Spearman's ρ at least this
+  double rank_tau = 0.95;         // the rank rule (sim/rank_agreement.h): Kendall's tau-b at least this
 };
 
 // A headline ratio: the metric at the points matching `numerator` over the points matching `denominator`,
@@ -74,23 +79,39 @@ struct PointError {
   double sim = 0, real_median = 0, real_low = 0, real_high = 0, log_error = 0;
 };
 
+// The pairs of points a ratio compares (numerator, denominator: equal on every other column), or why this
+// grid forms none (`not_judged`).
+struct RatioPairs {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::string not_judged;
+};
+// Fails, a configuration error, when a selector is not COLUMN=VALUE with COLUMN a column of the grid. Reads
+// only the points' labels: `perflab validate` checks its ratios with it before running.
+Result<RatioPairs> ratio_pairs(const ValidationInput& input, const RatioSpec& spec);
+
 struct RatioResult {
-  std::string name;  // "duration_s: prefetch_depth=0 / prefetch_depth=1"
+  std::string pair;   // "loop=eager / loop=coalesced" (" at max_requests=640" when the spec says where)
+  std::string group;  // the pair's values of the other varying columns, "case=3-of-10, segment_size=32KiB"
   double sim = 0, real = 0;
   double difference() const { return real / sim - 1; }
 };
 
+enum class Verdict { kHeld, kFailed, kNotJudged };
+
 struct Criterion {
-  std::string name;
-  double value = 0;
+  std::string name;   // "mean abs ln(real/sim)", "ratio loop=eager / loop=coalesced", …
+  std::string where;  // the points it covers: "every point", a ratio's group, the rank rule's pairs
+  double value = 0;   // NaN when not judged
   std::string bound;  // "<= 0.05"
-  bool held = false;
+  Verdict verdict = Verdict::kNotJudged;
+  std::string detail;  // a ratio's two values, the rank rule's counts, or why it was not judged
 };
 
 struct MetricReport {
   std::string metric;
   std::vector<PointError> points;
-  double mean_abs_log = 0, max_abs_log = 0, spearman = 0;
+  double mean_abs_log = 0, max_abs_log = 0;
+  RankAgreement rank;
   std::vector<RatioResult> ratios;
   std::vector<Criterion> criteria;
 };
@@ -98,10 +119,10 @@ struct MetricReport {
 struct ValidationReport {
   ValidationInput input;
   std::vector<MetricReport> metrics;
-  bool held() const;
+  bool held() const;  // no judged criterion failed
 };
 
-// Fails when a ratio names no point, or a point has no real value or a sim value <= 0.
+// Fails when a ratio's selector names no column, or a point has no real value or a sim value <= 0.
 Result<ValidationReport> make_validation_report(ValidationInput input);
 
 // The median of a sample with its 95% distribution-free interval (order statistics of a binomial(n, 1/2);
@@ -110,8 +131,6 @@ struct MedianInterval {
   double median, low, high;
 };
 MedianInterval median_interval(std::vector<double> xs);
-// Spearman's rank correlation (ties get their average rank); NaN for fewer than 2 points or no spread.
-double spearman_rho(const std::vector<double>& x, const std::vector<double>& y);
 
 std::string validation_markdown(const ValidationReport& report);
 
@@ -122,9 +141,12 @@ struct StudyValidation {
   std::optional<ValidationReport> report;
   std::string problem;
 };
-// One row per study and metric: points, mean and max |ln(real/sim)|, the first headline ratio in sim and
-// real, Spearman's ρ and the verdict ("held", the criteria that failed, or why it could not run).
-std::string validation_summary(const std::vector<StudyValidation>& studies);
+// Headed "perflab validate: <title>"; one row per run and criterion (every criterion, with where it applies,
+// its value, bound, verdict and detail), then one verdict line per run naming its failed criteria, or why
+// it could not run.
+std::string validation_summary(const std::vector<StudyValidation>& studies, const std::string& title);
+// "held (every judged criterion; 2 not judged)" or "**failed**: NAME (METRIC, WHERE); …".
+std::string validation_verdict(const ValidationReport& report);
 // One row per point and metric: the point's parameter columns, metric, sim, real_median, real_low,
 // real_high, log_error.
 std::string validation_csv(const ValidationReport& report);

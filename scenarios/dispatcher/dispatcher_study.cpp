@@ -269,6 +269,7 @@ Study dispatcher_study() {
                                                     : std::string();
   };
   study.claims = dispatcher_claims;
+  study.calibration = calibration_fit();
   return study;
 }
 

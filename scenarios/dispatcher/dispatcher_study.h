@@ -129,5 +129,6 @@ Result<RealIncidentResult> run_real_incident(const RunContext& context);  // rea
 std::string burst_report(const RunTable& table);
 std::string exponent_report(const RunTable& table);
 std::vector<Claim> dispatcher_claims(const RunTable& table);
+CalibrationHook calibration_fit();  // `perflab calibrate dispatcher` (calibration_fit.cpp)
 
 }  // namespace perflab::dispatcher_study

@@ -133,6 +133,7 @@ Study prefetch_study() {
                ? pareto_report(table)
                : depth_report(table);
   };
+  study.calibration = calibration_fit();
   return study;
 }
 

@@ -69,5 +69,6 @@ Result<JobResult> run_jgit_job(const RunContext& context);           // sim engi
 Result<RealJobResult> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
+CalibrationHook calibration_fit();  // `perflab calibrate prefetch` (calibration_fit.cpp)
 
 }  // namespace perflab::prefetch_study

@@ -14,7 +14,7 @@ import pandas as pd
 
 from study_scripts import load_study_script
 
-from . import data, svg
+from . import data, svg, validation
 
 PROVENANCE = ["commit", "dirty", "date", "host", "machine", "compiler", "simgrid", "perflab", "command"]
 
@@ -403,6 +403,27 @@ def timing_notes(site) -> list:
     return notes
 
 
+def verdict_cell(site) -> str:
+    """The study's sim-against-real verdict from its committed reports, linked to its page's validation
+    section (the first failed run's, else the first run's)."""
+    runs = validation.runs_in(site.results / site.study)
+    if not runs:
+        return "not validated"
+    shown = next((r for r in runs if not r.held), runs[0])
+    return (f"<a href=\"{escape(site.study)}.html#{escape(shown.name)}-validate\">"
+            f"{escape(validation.study_verdict(runs))}</a>")
+
+
+def quick_summary_note(results: Path) -> str:
+    """A link to the all-study --quick summary, with each of its runs' verdicts, when it is committed."""
+    folder = results / "validate-quick"
+    if not (folder / "validate-summary.md").exists():
+        return ""
+    runs = "; ".join(f"{r.name} {'held' if r.held else 'failed'}" for r in validation.runs_in(folder))
+    return ("<p>Every study's <code>perflab validate --quick</code> in one table: <a href=\"validate-quick/"
+            f"validate-summary.md\">validate-quick/validate-summary.md</a> ({escape(runs)}).</p>")
+
+
 def index_html(studies: list, check: dict, nav: str, history: bool = False) -> str:
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
@@ -429,9 +450,11 @@ def index_html(studies: list, check: dict, nav: str, history: bool = False) -> s
         timing = "".join(f"<p class=\"timing\">{escape(note)}</p>" for note in timing_notes(site))
         rows.append([f"<a href=\"{site.study}.html\">{escape(site.study)}</a>",
                      escape(head.get("finding", "")) + timing,
-                     escape(head.get("ratio", "")), ours, seed, ran_cell(site.provenance())])
-    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "ran"], rows, 3)
+                     escape(head.get("ratio", "")), ours, seed, verdict_cell(site), ran_cell(site.provenance())])
+    body.append(table(["study", "finding", "headline ratio", "perflab", "seed", "sim against real", "ran"], rows, 3)
                 .replace("<table>", "<table class=\"index\">", 1))
+    if studies:
+        body.append(quick_summary_note(studies[0].results))
     if history:
         body.append("<p>When and why each headline ratio moved, commit by commit: <a href=\"history.html\">"
                     "history</a> (<code>build/perflab history</code>).</p>")

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""The validation figures and verdicts of README.md and scenarios/<study>/NOTES.md, generated from the
+committed `perflab validate` reports (results/<study>/*.validate.md and .csv, results/validate-quick/), so
+no sentence types one. A generated block sits between
+
+    <!-- validation-prose: KEY -->
+    ...
+    <!-- /validation-prose -->
+
+with KEY `summary` (every study: its full run and its --quick run) or `study:NAME` (that study's committed
+runs, metric by metric). tests/python/test_validation_prose.py fails when a block disagrees with the files.
+
+    /usr/bin/python3 analysis/python/validation_prose.py            # check: exit 1 naming each stale block
+    /usr/bin/python3 analysis/python/validation_prose.py --update   # rewrite the blocks
+"""
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from perflab_site import validation  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BLOCK = re.compile(r"(<!-- validation-prose: (?P<key>[^ ]+) -->\n)(?P<body>.*?)(<!-- /validation-prose -->)", re.S)
+
+
+def _failed_text(run) -> str:
+    if run.held:
+        return "held"
+    names = sorted({c.name.replace(": abs(real/sim - 1)", "") + f" ({c.metric})" for c in run.failed})
+    return "**failed**" + (": " + "; ".join(names) if names else "")
+
+
+def _link(run, results: Path) -> str:
+    return f"`{run.report.relative_to(results.parent).as_posix()}`"
+
+
+def study_block(study: str, results: Path) -> str:
+    """Every committed run of one study: per metric its points, mean and max |ln(real/sim)|, then its
+    verdict with the failed criteria named."""
+    runs = validation.runs_in(results / study)
+    quick = [r for r in validation.runs_in(results / "validate-quick") if r.name.startswith(study + "-")]
+    if not runs and not quick:
+        return f"No committed validation run of {study}.\n"
+    lines = ["| committed run | metric | points | mean \\|ln(real/sim)\\| | max \\|ln(real/sim)\\| | real above sim at |",
+             "|---|---|---:|---:|---:|---:|"]
+    for run in runs + quick:
+        for m in run.metrics:
+            lines.append(f"| {_link(run, results)} | {m.metric} | {m.points} | {m.mean_abs_log:.3f} | "
+                         f"{m.max_abs_log:.3f} | {m.real_above} of {m.points} |")
+    lines.append("")
+    for run in runs + quick:
+        lines.append(f"- {_link(run, results)}: {_failed_text(run)}")
+    return "\n".join(lines) + "\n"
+
+
+def summary_block(results: Path) -> str:
+    """One line per study: the verdict of its committed full run(s) and of its --quick run."""
+    studies = sorted({p.parent.name for p in results.glob("*/*.validate.md") if p.parent.name != "validate-quick"})
+    quick = validation.runs_in(results / "validate-quick")
+    lines = []
+    for study in studies:
+        runs = validation.runs_in(results / study)
+        own_quick = [r for r in quick if r.name.startswith(study + "-")]
+        text = f"- {study}: full grid {validation.study_verdict(runs)}"
+        if own_quick:
+            text += f"; `--quick` {validation.study_verdict(own_quick)}"
+        lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+def render(key: str, results: Path) -> str:
+    if key == "summary":
+        return summary_block(results)
+    if key.startswith("study:"):
+        return study_block(key[len("study:"):], results)
+    raise ValueError(f"unknown validation-prose key {key!r}, expected summary or study:NAME")
+
+
+def documents(root: Path = ROOT) -> list:
+    return [root / "README.md"] + sorted((root / "scenarios").glob("*/NOTES.md"))
+
+
+def regenerate(text: str, results: Path) -> str:
+    return BLOCK.sub(lambda m: m.group(1) + render(m["key"], results) + m.group(4), text)
+
+
+def main(argv: list) -> int:
+    if argv not in ([], ["--update"]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    stale = []
+    for path in documents():
+        text = path.read_text()
+        new = regenerate(text, ROOT / "results")
+        if new != text:
+            stale.append(path)
+            if argv == ["--update"]:
+                path.write_text(new)
+    for path in stale:
+        print(f"{'rewrote' if argv else 'stale'}: {path.relative_to(ROOT)}", file=sys.stderr)
+    return 1 if stale and not argv else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

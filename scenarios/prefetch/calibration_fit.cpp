@@ -1,0 +1,50 @@
+// The prefetch study's calibration fit (`perflab calibrate prefetch`, NOTES.md "Calibration, apart from
+// validation"): exchange_overhead, the real engine's cost per request/reply exchange beyond the sim's, as
+// the median over the calibration runs of (real duration - sim duration) / RPCs, the sim run at the same
+// point and seed with no overhead.
+#include <cmath>
+#include <string>
+
+#include "scenarios/prefetch/prefetch_study.h"
+#include "sim/run_table.h"
+#include "sim/stats/stats.h"
+
+namespace perflab::prefetch_study {
+
+CalibrationHook calibration_fit() {
+  CalibrationHook hook;
+  hook.needs_sim = true;
+  hook.fit = [](const RunTable& real, const RunTable* sim) -> Result<CalibrationFit> {
+    struct Run {
+      std::string label;
+      double real, sim, rpcs;
+    };
+    std::vector<Run> runs;
+    std::vector<double> per_rpc;
+    for (const auto& row : real.rows) {
+      if (!row.ok()) continue;
+      auto [begin, end] = sim->rows_of(row.point);
+      for (auto it = begin; it != end; ++it) {
+        if (it->replication != row.replication || !it->ok()) continue;
+        const double rpcs = row.metrics.at("rpcs");
+        if (!(rpcs > 0)) continue;
+        runs.push_back(
+            {run_label(real, row), row.metrics.at("duration_s"), it->metrics.at("duration_s"), rpcs});
+        per_rpc.push_back((runs.back().real - runs.back().sim) / rpcs);
+      }
+    }
+    if (runs.empty()) return Status::Error("no calibration run succeeded in both engines: nothing to fit");
+    const double overhead_s = stats::quantile(per_rpc, 0.5);
+    CalibrationFit fit;
+    fit.method =
+        "exchange_overhead = median over runs of (real duration_s - sim duration_s) / rpcs, the sim "
+        "at the same point and seed with exchange_overhead 0";
+    fit.constants.push_back({"exchange_overhead", std::round(overhead_s * 1e6) / 1e3, "ms"});  // to 1 µs
+    for (const auto& run : runs)
+      fit.residuals.push_back({run.label, run.real, run.sim + overhead_s * run.rpcs});
+    return fit;
+  };
+  return hook;
+}
+
+}  // namespace perflab::prefetch_study

@@ -1,0 +1,91 @@
+// `perflab calibrate` and `validate`'s reading of its file, through the binary on a tiny prefetch
+// calibration (two points, 1 ms delays: about a second): the fit is printed with its method, points and
+// residuals and written where validate looks; the constant is typed in one place only.
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli_runner.h"
+
+namespace perflab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+const std::string kInputs = "trace = \"" PERFLAB_SCENARIOS
+                            "/prefetch/data/jgit-clone.classload.log\"\n"
+                            "classpath = [\"" PERFLAB_SCENARIOS "/prefetch/data/jgit-clone.classpath\"]\n";
+
+// PERFLAB_SCENARIOS with a prefetch validate.toml (typing `typed` in its [validate]) whose calibration
+// scenario is two warm-cache points at constant 1 ms delays; PERFLAB_RESULTS empty.
+struct TinyStudy {
+  TempDir dir;
+  std::map<std::string, std::string> env;
+  explicit TinyStudy(const std::string& typed = "") {
+    fs::create_directories(dir / "scenarios" / "prefetch");
+    // the study's default trace and classpath are read from its scenarios folder
+    fs::create_directory_symlink(fs::path(PERFLAB_SCENARIOS) / "prefetch" / "data",
+                                 dir / "scenarios" / "prefetch" / "data");
+    fs::create_directories(dir / "results");
+    write_file(dir / "scenarios" / "prefetch" / "calibrate.toml",
+               "[scenario]\nname = \"tiny-calibrate\"\nstudy = \"prefetch\"\nengine = \"real\"\nseeds = 1\n"
+               "seed = 101\n[network]\nlatency = \"constant(0.2ms)\"\nbandwidth = \"100MBps\"\n[params]\n"
+               "rpc_delay = \"constant(1ms)\"\njar_cache = \"warm\"\n" +
+                   kInputs + "[sweep]\nprefetch_depth = [4, 20]\n");
+    write_file(dir / "scenarios" / "prefetch" / "validate.toml",
+               "[scenario]\nname = \"tiny-validate\"\nstudy = \"prefetch\"\nengine = \"real\"\nseeds = 1\n"
+               "[network]\nlatency = \"constant(0.2ms)\"\nbandwidth = \"100MBps\"\n[params]\n"
+               "rpc_delay = \"uniform(0ms, 1ms)\"\n" +
+                   kInputs + "[sweep]\nprefetch_depth = [0, 1]\n[validate]\n" + typed +
+                   "calibration_scenario = \"" +
+                   (dir / "scenarios" / "prefetch" / "calibrate.toml").string() + "\"\n");
+    env = {{"PERFLAB_SCENARIOS", (dir / "scenarios").string()},
+           {"PERFLAB_RESULTS", (dir / "results").string()}};
+  }
+};
+
+TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
+  TinyStudy study;
+  auto r = run_perflab("calibrate prefetch", study.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("method: exchange_overhead = median over runs of (real duration_s - sim duration_s) / rpcs"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("| prefetch_depth=4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("residuals over 2 points"), std::string::npos) << r.out;
+  const fs::path file = study.dir / "results" / "prefetch" / "tiny-calibrate.calibration.toml";
+  const std::string toml = read_file(file);
+  EXPECT_NE(toml.find("exchange_overhead = { value = "), std::string::npos) << toml;
+  EXPECT_NE(read_file(fs::path(file).replace_extension(".csv")).find("prefetch_depth=4"), std::string::npos);
+  // Re-derived: it says how far the constant moved from the committed file.
+  auto again = run_perflab("calibrate prefetch", study.env);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find("(committed "), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find(": moved "), std::string::npos) << again.out;
+}
+
+TEST(Calibrate, ValidateWithoutTheCommittedFileIsRefusedBeforeRunning) {
+  TinyStudy study;
+  auto r = run_perflab("validate prefetch", study.env);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no committed calibration"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("perflab calibrate prefetch"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("real passes"), std::string::npos) << r.err;
+}
+
+TEST(Calibrate, AConstantTypedTwiceIsRefused) {
+  TinyStudy study("calibration = { exchange_overhead = \"0.19ms\" }\n");
+  fs::create_directories(study.dir / "results" / "prefetch");
+  write_file(study.dir / "results" / "prefetch" / "tiny-calibrate.calibration.toml",
+             "[constants]\nexchange_overhead = { value = 0.2, unit = \"ms\" }\n");
+  auto r = run_perflab("validate prefetch", study.env);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("the calibration is typed twice"), std::string::npos) << r.err;
+}
+
+TEST(Calibrate, AStudyWithoutAFitIsBadInput) {
+  auto r = run_perflab("calibrate pingpong");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("study \"pingpong\" has no calibration fit"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace perflab::testing

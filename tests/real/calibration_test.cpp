@@ -1,0 +1,80 @@
+// `perflab calibrate`'s shared parts (sim/calibration.h) on synthetic data: the two-term least squares the
+// dispatcher's fit uses, the committed file read back as written, and the printout saying how far a
+// re-derived constant moved.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "sim/calibration.h"
+
+namespace perflab {
+namespace {
+namespace fs = std::filesystem;
+
+TEST(Calibration, LeastSquaresRecoversBothTerms) {
+  // hold = 2.3 µs per section + 5.9 ns per element, exactly.
+  std::vector<double> sections = {1000, 2000, 1500, 3000}, elements = {1e6, 5e5, 4e6, 2e6}, hold;
+  for (size_t i = 0; i < sections.size(); ++i) hold.push_back(2.3e-6 * sections[i] + 5.9e-9 * elements[i]);
+  auto ab = least_squares_2(sections, elements, hold);
+  ASSERT_TRUE(ab.has_value());
+  EXPECT_NEAR(ab->first, 2.3e-6, 1e-15);
+  EXPECT_NEAR(ab->second, 5.9e-9, 1e-18);
+}
+
+TEST(Calibration, ProportionalTermsCannotBeSeparated) {
+  EXPECT_FALSE(least_squares_2({1, 2, 3}, {10, 20, 30}, {5, 10, 15}).has_value());
+}
+
+TEST(Calibration, TheFileReadsBackAsWritten) {
+  CalibrationFit fit;
+  fit.method = "median of \"something\"";
+  fit.constants = {{"exchange_overhead", 0.19, "ms"}, {"ns_per_op", 5.9, ""}};
+  fit.residuals = {{"prefetch_depth=4, seed 101", 2.0, 1.9}};
+  const fs::path file =
+      fs::temp_directory_path() / ("calibration_test_" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << calibration_toml(fit, "prefetch-calibrate", "ran today");
+  auto read = read_calibration(file);
+  fs::remove(file);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_EQ(read->size(), 2u);
+  EXPECT_EQ((*read)[0].param, "exchange_overhead");
+  EXPECT_EQ((*read)[0].toml_value(), "\"0.19ms\"");
+  EXPECT_EQ((*read)[1].toml_value(), "5.9");
+  const std::string csv = calibration_csv(fit);
+  EXPECT_EQ(csv.rfind("point,measured,fitted,log_error\n\"prefetch_depth=4, seed 101\",2,1.9,0.05129", 0), 0u)
+      << csv;
+}
+
+TEST(Calibration, ABadFileSaysWhatIsWrong) {
+  const fs::path file =
+      fs::temp_directory_path() / ("calibration_bad_" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << "[constants]\nexchange_overhead = \"0.19ms\"\n";
+  auto read = read_calibration(file);
+  fs::remove(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(
+      read.status().message().find("constants.exchange_overhead must be { value = NUMBER, unit = \"UNIT\" }"),
+      std::string::npos)
+      << read.status().message();
+}
+
+TEST(Calibration, ThePrintoutSaysHowFarEachConstantMoved) {
+  CalibrationFit fit;
+  fit.method = "m";
+  fit.constants = {{"exchange_overhead", 0.209, "ms"}};
+  fit.residuals = {{"a", 1.1, 1.0}, {"b", 1.0, 1.0}};
+  std::string text =
+      calibration_text(fit, std::vector<CalibratedConstant>{{"exchange_overhead", 0.19, "ms"}});
+  EXPECT_NE(text.find("method: m\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("exchange_overhead = 0.209 ms (committed 0.19: moved +10.0%)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| a | 1.1 | 1 | 0.0953 |"), std::string::npos) << text;
+  EXPECT_NE(text.find("residuals over 2 points: mean |ln| 0.0477, max 0.0953"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace perflab
