@@ -139,15 +139,24 @@ std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int rep
 StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>& overrides,
                               const ValidateSpec& spec, ValidationInput& input, std::vector<RunTable>& passes,
                               bool& failed_runs) {
-  auto with = [&](const char* engine, const std::vector<std::pair<std::string, std::string>>& extra) {
-    std::vector<Override> all = overrides;
-    all.push_back({"scenario.engine", std::string("\"") + engine + "\""});
+  // Each engine gets the overrides of the parameters it uses: a `--set params.X` that only one engine reads
+  // (the dispatcher's sched_fifo, the real engine's; a sim-only cost) goes to that engine's side alone.
+  auto plain = load_scenario(file, {});
+  if (!plain.ok()) return {fail_input(plain.status().message()), {}};
+  const Study& study = *plain->study;
+  auto with = [&](Engine engine, const std::vector<std::pair<std::string, std::string>>& extra) {
+    std::vector<Override> all;
+    for (const Override& o : overrides) {
+      const ParamSpec* param = o.key.rfind("params.", 0) == 0 ? study.find_param(o.key.substr(7)) : nullptr;
+      if (param == nullptr || param->used_by(engine)) all.push_back(o);
+    }
+    all.push_back({"scenario.engine", std::string("\"") + engine_name(engine) + "\""});
     for (const auto& [key, value] : extra) all.push_back({key, value});
     return load_scenario(file, all);
   };
-  auto real = with("real", {});
+  auto real = with(Engine::kReal, {});
   if (!real.ok()) return {fail_input(real.status().message()), {}};
-  auto sim = with("sim", spec.calibration);
+  auto sim = with(Engine::kSim, spec.calibration);
   if (!sim.ok()) return {fail_input(sim.status().message()), {}};
   std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", real->name.c_str(),
                real->grid.size(), real->seeds, spec.repetitions);

@@ -1,41 +1,63 @@
-// The dispatcher study's calibration fit (`perflab calibrate dispatcher`, NOTES.md "Sim against real"):
-// today's model, lock_hold_total_s = a x lock_acquisitions + b x ops_under_lock over the real runs of
-// calibrate-real.toml, by least squares: a is lock_section_overhead, b is ns_per_op. The lead's working-set
-// cost model (issue 39) replaces this hook with its own fit.
+// The dispatcher study's calibration fit (`perflab calibrate dispatcher`, NOTES.md "Sim against real"): the
+// lock cost model's constants (lock_cost_model.h) fitted to the real runs of calibrate-real.toml, each run's
+// total lock hold against the model's tally of its sections (lock_cost_fit.h). The study's defaults
+// (kCalibratedLockCost) are the committed fit, so the incident and its validation run at the same constants
+// (tests/dispatcher/dispatcher_study_test.cpp checks that they agree with the committed file).
 #include <cmath>
 #include <string>
 
 #include "scenarios/dispatcher/dispatcher_study.h"
+#include "scenarios/dispatcher/lock_cost_fit.h"
 #include "sim/run_table.h"
 
 namespace perflab::dispatcher_study {
+namespace {
+
+// Three significant digits: what the fit can tell apart, and what the study's defaults are written with.
+double rounded(double value) {
+  if (value == 0) return 0;
+  const double scale = std::pow(10.0, 2 - std::floor(std::log10(std::abs(value))));
+  return std::round(value * scale) / scale;
+}
+
+}  // namespace
 
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.fit = [](const RunTable& real, const RunTable*) -> Result<CalibrationFit> {
-    std::vector<double> sections, elements, hold;
-    std::vector<std::string> labels;
+    std::vector<LockCostObservation> observations;
     for (const auto& row : real.rows) {
       if (!row.ok()) continue;
-      sections.push_back(row.metrics.at("lock_acquisitions"));
-      elements.push_back(row.metrics.at("ops_under_lock"));
-      hold.push_back(row.metrics.at("lock_hold_total_s"));
-      labels.push_back(run_label(real, row));
+      const auto metric = [&row](const char* name) { return static_cast<uint64_t>(row.metrics.at(name)); };
+      LockCostTally tally;
+      tally.sections = metric("lock_acquisitions");
+      tally.moves = metric("lock_moves");
+      tally.idle_sections = metric("idle_sections");
+      tally.cold_ops = metric("cold_ops");
+      tally.ops = metric("ops_under_lock");
+      tally.ops_doublings = row.metrics.at("ops_doublings");
+      observations.push_back({run_label(real, row), tally, row.metrics.at("lock_hold_total_s")});
     }
-    auto ab = least_squares_2(sections, elements, hold);
-    if (!ab) {
-      return Status::Error(
-          "the calibration runs cannot separate the cost per section from the cost per element (sections and "
-          "elements are proportional across them): add points with other call counts or backlogs");
-    }
+    // The cache sizes the real runs counted doublings with: the scenario's (one value for every point).
+    const LockCostModel cache = knobs().options(real.params(0)).lock_cost;
+    auto fitted = fit_lock_cost(observations, cache);
+    if (!fitted.ok()) return fitted.status();
+    const LockCostModel& m = fitted->model;
     CalibrationFit fit;
-    fit.method =
-        "least squares of lock_hold_total_s = a x lock_acquisitions + b x ops_under_lock over the real "
-        "runs: lock_section_overhead = a, ns_per_op = b";
-    fit.constants.push_back({"lock_section_overhead", std::round(ab->first * 1e7) / 10, "us"});  // 0.1 µs
-    fit.constants.push_back({"ns_per_op", std::round(ab->second * 1e10) / 10, ""});              // 0.1 ns
-    for (size_t i = 0; i < hold.size(); ++i)
-      fit.residuals.push_back({labels[i], hold[i], ab->first * sections[i] + ab->second * elements[i]});
+    fit.method = "least squares of ln(model / measured) of each run's lock_hold_total_s, every constant >= 0, "
+                 "the model's terms tallied by the run (lock_cost_model.h; working set against L1d " +
+                 std::to_string(static_cast<int>(cache.l1d_bytes / 1024)) + " KiB, L2 " +
+                 std::to_string(static_cast<int>(cache.l2_bytes / 1024)) + " KiB)";
+    fit.constants = {{"lock_section_cost", rounded(m.section_s * 1e6), "us"},
+                     {"lock_move_cost", rounded(m.move_s * 1e6), "us"},
+                     {"lock_idle_cost", rounded(m.idle_s * 1e6), "us"},
+                     {"cold_ns_per_op", rounded(m.cold_ns_per_op), ""},
+                     {"ns_per_op", rounded(m.ns_per_op), ""},
+                     {"ns_per_op_per_doubling", rounded(m.ns_per_op_per_doubling), ""}};
+    for (size_t i = 0; i < observations.size(); ++i) {
+      const LockCostObservation& o = observations[i];
+      fit.residuals.push_back({o.label, o.measured_hold_s, o.tally.predicted_hold_s(m)});
+    }
     return fit;
   };
   return hook;
