@@ -2,7 +2,11 @@
 // checked), and the incident simulation shows scan holding the lock far longer than indexed.
 #include <gtest/gtest.h>
 
+#include <regex>
+
+#include "sim/calibration.h"
 #include "sim/provenance.h"
+#include "sim/sampling/units.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -79,6 +83,29 @@ TEST(ScenarioDispatcher, IncidentTakesTheLockTwicePerEnqueueAndTwicePerFinished)
   ASSERT_EQ(rows.size(), 6u);
   for (const auto& row : rows) {
     EXPECT_EQ(row.at("lock_acquisitions"), "1600") << row.at("strategy") << " " << row.at("lock");
+  }
+}
+
+// One set of constants: the study's defaults, which the incident headline runs at, are the committed fit of
+// `perflab calibrate dispatcher`, which validate applies; a re-fit that is not copied into the defaults
+// (kCalibratedLockCost) fails here.
+TEST(ScenarioDispatcher, TheLockCostDefaultsAreTheCommittedCalibration) {
+  const auto file = std::filesystem::path(PERFLAB_SCENARIOS).parent_path() / "results" / "dispatcher" /
+                    "dispatcher-calibrate-real.calibration.toml";
+  auto constants = read_calibration(file);
+  ASSERT_TRUE(constants.ok()) << constants.status().message();
+  ASSERT_EQ(constants->size(), 6u);
+  auto described = run_perflab("describe dispatcher");
+  ASSERT_EQ(described.status, 0) << described.err;
+  for (const CalibratedConstant& c : *constants) {
+    std::smatch m;
+    const std::regex line("\\n  " + c.param + " +(number|duration) +default \"?([^\"\\n]+)\"?\\n");
+    ASSERT_TRUE(std::regex_search(described.out, m, line)) << c.param;
+    const bool duration = m[1] == "duration";
+    auto default_value = parse_quantity(m[2].str(), duration ? Quantity::kDuration : Quantity::kNumber);
+    auto fitted = parse_quantity(std::to_string(c.value) + c.unit, duration ? Quantity::kDuration : Quantity::kNumber);
+    ASSERT_TRUE(default_value.ok() && fitted.ok()) << c.param;
+    EXPECT_NEAR(*default_value, *fitted, 1e-9 * std::abs(*fitted) + 1e-15) << c.param;
   }
 }
 
