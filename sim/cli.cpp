@@ -206,9 +206,12 @@ int cli_main(int argc, char** argv) {
       "OUT/NAME.SIZE.writes.csv and NAME.toml (the writes through every pump and pipe size)");
   for (auto* sub : {capture_prefetch, capture_pipe}) {
     sub->add_option("--out", capture_flags.out,
-                    "Folder to write to (made if missing; nothing else is written)")
+                    "New or empty folder to write to (made if missing; nothing else is written)")
         ->required();
-    sub->add_option("--name", capture_flags.name, "Stem of the files written (default: from the command)");
+    sub->add_option("--name", capture_flags.name,
+                    "Stem of the files written, a plain file name (default: from the command)");
+    sub->add_flag("--force", capture_flags.force,
+                  "Write into a --out that is not empty, replacing files of the same name");
     sub->add_option("COMMAND", capture_flags.command, "The command line, after --")->required();
   }
   capture_pipe

@@ -148,7 +148,7 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   if (!classpath.ok()) return fail_input("capture prefetch: " + classpath.status().message());
   const std::string name = flags.name.empty() ? default_name(*command) : flags.name;
 
-  auto created = CaptureFolder::Create(flags.out);
+  auto created = CaptureFolder::Create(flags);
   if (!created.ok()) return fail_input("capture prefetch: " + created.status().message());
   CaptureFolder folder = std::move(created).value();
 

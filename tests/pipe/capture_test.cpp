@@ -1,10 +1,12 @@
 // `perflab capture pipe` end to end on a command that is not git (coreutils' seq, which writes through
 // stdio): the trace holds every byte it wrote, and the scenario it wrote replays them
 // through every pump and pipe size. Bad inputs: a failing command, a command that is not there, a trace
-// with a bad line; each exits 2 and writes nothing.
+// with a bad line, an --out that holds a capture already, a --name that is a path; each exits 2 and
+// writes nothing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 
 #include "tests/sim/cli_runner.h"
@@ -67,6 +69,44 @@ TEST(CapturePipe, FailingOrMissingCommandIsRefusedAndNothingWritten) {
   auto missing = run_perflab("capture pipe --out " + (dir / "b").string() + " -- no-such-command-here");
   EXPECT_EQ(missing.status, 2);
   EXPECT_FALSE(fs::exists(dir / "b"));
+}
+
+// A second capture into a folder that holds one would overwrite its scenario and orphan its traces: it is
+// refused and the first capture's files are left as they were; --force writes over files of the same name.
+TEST(CapturePipe, SecondCaptureIntoTheSameFolderIsRefused) {
+  TempDir dir;
+  const fs::path out = dir / "capture";
+  ASSERT_EQ(run_perflab("capture pipe --out " + out.string() + " --name mine -- seq 1 10").status, 0);
+  const std::string first = read_file(out / "mine.toml");
+
+  auto again = run_perflab("capture pipe --out " + out.string() + " --name mine -- seq 1 20");
+  EXPECT_EQ(again.status, 2) << again.err;
+  EXPECT_NE(again.err.find("--out " + out.string() +
+                           " already holds mine.64KiB.writes.csv, mine.toml, expected a new or empty folder"),
+            std::string::npos)
+      << again.err;
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(read_file(out / "mine.toml"), first);
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()), 2);
+
+  auto forced = run_perflab("capture pipe --out " + out.string() + " --force --name mine -- seq 1 20");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+}
+
+// --name is the files' stem inside --out: a path or a name the JVM's -Xlog or TOML would misread is
+// refused before anything runs, and --out is not made.
+TEST(CapturePipe, NameThatIsNotAPlainFileNameIsRefused) {
+  TempDir dir;
+  for (const std::string name : {"a/b", "../x", ".hidden", "-x", "a b", "a:b"}) {
+    auto r =
+        run_perflab("capture pipe --out " + (dir / "out").string() + " --name '" + name + "' -- seq 1 10");
+    EXPECT_EQ(r.status, 2) << name << ": " << r.err;
+    EXPECT_NE(r.err.find("--name \"" + name + "\" is not a plain file name"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out")) << name;
+  }
+  auto fine = run_perflab("capture pipe --out " + (dir / "out").string() + " --name my_seq-2.v1 -- seq 1 10");
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  EXPECT_TRUE(fs::exists(dir / "out" / "my_seq-2.v1.toml"));
 }
 
 TEST(CapturePipe, TraceWithABadLineIsRefused) {
