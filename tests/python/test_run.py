@@ -140,3 +140,11 @@ def test_the_set_up_makes_perflab_importable_from_any_directory(tmp_path, root):
     if done.returncode != 0 and "No module named" in done.stderr:
         pytest.skip("scripts/setup.sh has not put perflab.pth in place on this machine")
     assert done.returncode == 0, done.stderr
+
+
+def test_a_file_knob_that_is_not_a_file_says_what_it_is(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    for path, what in ((tmp_path, "is a folder"), ("/dev/zero", "is a device"),
+                       (tmp_path / "fifo", r"is a named pipe \(FIFO\)")):
+        with pytest.raises(ValueError, match=f'"{path}" {what}, expected a readable file'):
+            perflab.run("share/download-12mib", set={"params.file": str(path)}, seeds=1, progress=False)
