@@ -22,6 +22,22 @@ std::vector<std::string> metric_names(const RunTable& table) {
   return names;
 }
 
+// A parameter column's cell as JSON of its type: integers, reals and booleans as such (reals in base units,
+// as the CSV has them), and the rest (choices, paths, distributions, case names) as text.
+Json typed_cell(const Study& study, const std::string& column, const std::string& text) {
+  if (column == kCaseKey) return text;
+  if (const ParamSpec* spec = study.find_param(column)) {
+    if (spec->type == ParamType::kBool) return text == "true";
+    if (spec->type == ParamType::kInt) return std::stoll(text);
+    if (spec->type != ParamType::kReal && spec->type != ParamType::kDuration &&
+        spec->type != ParamType::kSize && spec->type != ParamType::kRate)
+      return text;
+  }
+  char* end = nullptr;  // a real parameter, or a network column (bandwidth: a number, latency: text)
+  const double number = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && std::isfinite(number) ? Json(number) : Json(text);
+}
+
 // The statistics of each metric in <name>.summary.csv, as column suffixes.
 constexpr std::array<const char*, 5> kSummaryStats = {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"};
 
@@ -129,7 +145,8 @@ std::string summary_json(const RunTable& table) {
   for (size_t p : table.points()) {
     Json params = Json::object();
     const auto values = scenario.grid[p].column_values;
-    for (size_t c = 0; c < scenario.param_columns.size(); ++c) params[scenario.param_columns[c]] = values[c];
+    for (size_t c = 0; c < scenario.param_columns.size(); ++c)
+      params[scenario.param_columns[c]] = typed_cell(*scenario.study, scenario.param_columns[c], values[c]);
     Json metrics = Json::object();
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);

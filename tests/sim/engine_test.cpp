@@ -238,7 +238,14 @@ TEST(SimEngine, JsonAndMarkdownSummaries) {
   const auto summary_json = nlohmann::json::parse(json.out);
   EXPECT_EQ(summary_json["scenario"], "s");
   ASSERT_EQ(summary_json["points"].size(), 2u) << json.out;
-  EXPECT_EQ(summary_json["points"][1]["params"]["requests"], "10");
+  // Parameters keep their types: numbers (in base units, as in the CSV) and text where the value is text.
+  const auto& params = summary_json["points"][1]["params"];
+  EXPECT_EQ(params["requests"], 10) << json.out;
+  EXPECT_TRUE(params["requests"].is_number_integer()) << json.out;
+  EXPECT_EQ(params["request_size"], 1024.0) << json.out;
+  EXPECT_EQ(params["network.bandwidth"], 1e8) << json.out;
+  EXPECT_EQ(params["network.latency"], "normal(20 ms, 5 ms)") << json.out;
+  EXPECT_EQ(params["fault"], "none") << json.out;
   const auto& duration = summary_json["points"][0]["metrics"]["duration_s"];
   EXPECT_EQ(duration["n"], 3) << json.out;
   EXPECT_GT(duration["mean"].get<double>(), 0);
