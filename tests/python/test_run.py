@@ -63,12 +63,14 @@ def test_columns_are_typed_in_base_units():
     assert (frame["network.bandwidth"] == 100e6).all()
     assert pd.api.types.is_numeric_dtype(frame["reply_size"])
     assert frame["network.latency"].iloc[0].startswith("uniform(")  # distributions stay text
+    assert frame[frame.error.notna()].empty  # every run succeeded: no row reads as failed
 
 
 def test_failed_runs_are_rows_with_their_reason():
     scenario = dict(PINGPONG, sweep={"requests": [1], "fault": ["none", "abort"]})
     frame = perflab.run(scenario, seeds=1, progress=False)
-    assert list(frame["error"] == "") == [True, False]
+    assert list(frame["error"].isna()) == [True, False]
+    assert list(frame[frame.error.notna()]["fault"]) == ["abort"]  # the failed rows, and only them
     assert "crashed" in frame["error"].iloc[1]
     summary = perflab.summarize(frame)
     assert list(summary["failed"]) == [0, 1]

@@ -30,7 +30,8 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     progress: a progress line on stderr, when it is a terminal or a notebook (never into a log file).
 
     Numbers are in base units (sizes in bytes, durations in seconds, rates in bytes/s); a failed run is a row
-    whose "error" says why. Bad input raises ValueError with the CLI's "where: what, expected" message.
+    whose "error" says why, and "error" is None for a good row (df[df.error.notna()]: the failed runs).
+    Bad input raises ValueError with the CLI's "where: what, expected" message.
     """
     source = source_of(scenario, set, seeds, cases)
     loaded = source.load()
@@ -62,10 +63,12 @@ def frame_of(scenario, rows: list) -> pd.DataFrame:
 
 
 def read_csv_text(text: str) -> pd.DataFrame:
-    """A perflab CSV as a DataFrame: numbers as numbers, an empty error as ""."""
+    """A perflab CSV as a DataFrame: numbers as numbers; "error" is None for a good row, so
+    df[df.error.notna()] are the failed runs."""
     frame = pd.read_csv(io.StringIO(text))
     if "error" in frame.columns:
-        frame["error"] = frame["error"].fillna("").astype(str)
+        errors = frame["error"].astype(object)
+        frame["error"] = errors.where(errors.notna() & (errors.astype(str) != ""), None)
     return frame
 
 
