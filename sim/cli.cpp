@@ -63,6 +63,9 @@ int cli_main(int argc, char** argv) {
                   "Wall limit per run, e.g. 30s; a run over it fails");
   run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
   run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
+  run->add_option("--scheduler", flags.scheduler,
+                  "Run on the Dask cluster whose scheduler is at this address (tcp://host:8786), as "
+                  "perflab.run(..., client=) does; the same CSV as a local run");
   run->add_option("--shard", flags.shard,
                   "Run only shard I of N (every N-th run, e.g. 3/100, for array jobs); needs --out, and "
                   "`perflab merge` joins the shards' folders");

@@ -25,8 +25,9 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     seeds: replications per grid point (overrides [scenario] seeds).
     cases: names of the scenario's [[case]]s to run (perflab run --case), e.g. ["windows-64k"]; default all.
     jobs: runs in parallel on this machine (default: the cores for the sim engine, 1 for the micro engine).
-    client: a dask.distributed.Client: the runs are spread over its workers instead; the DataFrame is the
-        same, row for row. A worker that dies has its runs retried by Dask.
+    client: a dask.distributed.Client, or a scheduler's address ("tcp://host:8786"): the runs are spread
+        over its workers instead; the DataFrame is the same, row for row. A worker that dies has its runs
+        retried by Dask. (The CLI: perflab run FILE --scheduler tcp://host:8786.)
     progress: a progress line on stderr, when it is a terminal or a notebook (never into a log file).
 
     Numbers are in base units (sizes in bytes, durations in seconds, rates in bytes/s); a failed run is a row
@@ -39,9 +40,14 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise ValueError(f"jobs={jobs!r} is not valid, expected an integer >= 1")
     if client is not None:
-        from .distributed import run_rows_on  # Dask is imported only when a client is given
+        from .distributed import client_of, run_rows_on  # Dask is imported only when a client is given
 
-        rows = run_rows_on(client, source, loaded, progress)
+        connected = client_of(client)
+        try:
+            rows = run_rows_on(connected, source, loaded, progress)
+        finally:
+            if connected is not client:
+                connected.close()
     else:
         if jobs is None:
             jobs = 1 if loaded.engine == "micro" else (os.cpu_count() or 1)
