@@ -140,7 +140,7 @@ def test_the_set_up_makes_perflab_importable_from_any_directory(tmp_path, root):
     done = subprocess.run(["/usr/bin/python3", "-c", "import perflab; print(perflab.__file__)"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     if done.returncode != 0 and "No module named" in done.stderr:
-        pytest.skip("scripts/setup.sh has not put perflab.pth in place on this machine")
+        pytest.skip("scripts/setup.sh (scripts/python-path) has not put a perflab .pth in place on this machine")
     assert done.returncode == 0, done.stderr
 
 
