@@ -38,6 +38,15 @@ def test_run_equals_the_cli_csv(tmp_path, cli):
     assert frame.attrs["perflab"]["param_columns"][:3] == ["requests", "request_size", "reply_size"]  # study order
 
 
+def test_read_results_drops_a_byte_order_mark(tmp_path, cli):
+    file = write_toml(tmp_path, PINGPONG)
+    cli("run", file, "--seeds", 1, "--out", tmp_path / "out")
+    csv = (tmp_path / "out" / "pp.csv").read_bytes()
+    (tmp_path / "excel.csv").write_bytes(b"\xef\xbb\xbf" + csv)  # as Excel's "CSV UTF-8" saves it
+    pd.testing.assert_frame_equal(perflab.read_results(tmp_path / "excel.csv"),
+                                  perflab.read_results(tmp_path / "out" / "pp.csv"))
+
+
 def test_prefetch_headline_matches_the_cli_with_overrides(tmp_path, cli, root):
     sets = {"sweep.prefetch_depth": [0, 2], "params.prune_threshold": 1}
     cli("run", root / "scenarios" / "prefetch" / "jgit-clone.toml", "--seeds", 2, "--set",
