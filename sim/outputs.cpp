@@ -38,6 +38,23 @@ Json typed_cell(const Study& study, const std::string& column, const std::string
   return !text.empty() && *end == '\0' && std::isfinite(number) ? Json(number) : Json(text);
 }
 
+// The parameters the study leaves unused at every point of the table that ran (Study::unused).
+std::set<std::string> unused_everywhere(const RunTable& table) {
+  const Study& study = *table.scenario->study;
+  const std::vector<size_t> points = table.points();
+  if (!study.unused || points.empty()) return {};
+  const std::vector<std::string> first = study.unused(table.params(points.front()));
+  std::set<std::string> unused(first.begin(), first.end());
+  for (size_t i = 1; i < points.size() && !unused.empty(); ++i) {
+    const std::vector<std::string> here = study.unused(table.params(points[i]));
+    std::set<std::string> both;
+    for (const auto& name : here)
+      if (unused.count(name) > 0) both.insert(name);
+    unused = std::move(both);
+  }
+  return unused;
+}
+
 // The statistics of each metric in <name>.summary.csv, as column suffixes.
 constexpr std::array<const char*, 5> kSummaryStats = {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"};
 
@@ -195,8 +212,10 @@ std::string summary_markdown(const RunTable& table) {
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
   std::string fixed;
   const GridPoint first = scenario.grid.empty() ? GridPoint{} : scenario.grid[0];
+  const std::set<std::string> unused = unused_everywhere(table);
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
+    if (unused.count(scenario.param_columns[c]) > 0) continue;
     fixed += (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + first.column_labels[c];
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";

@@ -51,6 +51,10 @@ TEST(CapturePipe, SeqTraceHoldsEveryByteAndReplays) {
   ASSERT_EQ(ran.status, 0) << ran.err;
   auto rows = parse_csv(read_file(dir / "run" / "pipe-seq.csv"));
   ASSERT_EQ(rows.size(), 3U * 3U * 4U);  // pumps x mechanisms x pipe sizes
+  // The summary shows the knobs the replay used, not the git writer's pack size and rate.
+  EXPECT_NE(ran.out.find("writer = trace"), std::string::npos) << ran.out;
+  EXPECT_EQ(ran.out.find("transfer_bytes"), std::string::npos) << ran.out;
+  EXPECT_EQ(ran.out.find("pack_rate"), std::string::npos) << ran.out;
   for (const auto& row : rows) {
     EXPECT_EQ(row.at("error"), "");
     EXPECT_GT(std::stod(row.at("reads")), 0);
