@@ -209,8 +209,9 @@ std::vector<std::string> unused_by_the_writer(const Params& params) {
   static const std::map<std::string, std::vector<std::string>> unused = {
       {"git", {"chunk_size", "write_rate", "trace", "trace_speed"}},
       {"fixed", {"pack_rate", "relay_buffer", "relay_cost", "inner_pipe", "trace", "trace_speed"}},
-      {"trace", {"transfer_bytes", "pack_rate", "relay_buffer", "relay_cost", "inner_pipe", "chunk_size",
-                 "write_rate"}}};
+      {"trace",
+       {"transfer_bytes", "pack_rate", "relay_buffer", "relay_cost", "inner_pipe", "chunk_size",
+        "write_rate"}}};
   const auto found = unused.find(params.string("writer"));
   return found == unused.end() ? std::vector<std::string>{} : found->second;
 }
