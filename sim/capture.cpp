@@ -9,14 +9,25 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fstream>
+
+#include "sim/commands.h"
+#include "sim/interrupt_guard.h"
 
 extern char** environ;
 
 namespace perflab {
 namespace fs = std::filesystem;
+namespace {
+
+constexpr int kPollMs = 10;     // how often run_child looks whether its child ended or a signal came
+constexpr int kGraceMs = 2000;  // from the signal passed on to a child to SIGKILL
+
+}  // namespace
 
 namespace {
 
@@ -103,6 +114,10 @@ Result<std::vector<fs::path>> CaptureFolder::commit() {
   return written;
 }
 
+int capture_interrupted(const std::string& command) {
+  return say_interrupted(command, InterruptGuard::signal_caught(), ", nothing written");
+}
+
 std::string ChildExit::describe() const {
   return exited ? "exited with status " + std::to_string(status)
                 : "was killed by signal " + std::to_string(signal);
@@ -123,11 +138,23 @@ Result<ChildExit> run_child(const std::vector<std::string>& argv, const std::str
   const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return Status::Error("cannot run \"" + argv[0] + "\" (" + std::strerror(spawned) + ")");
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return Status::Error("waiting for \"" + argv[0] + "\": " + std::strerror(errno));
-  }
   ChildExit exit;
+  int status = 0;
+  for (int waited_ms = 0;; waited_ms += kPollMs) {
+    const pid_t ended = waitpid(pid, &status, WNOHANG);
+    if (ended == pid) break;
+    if (ended < 0 && errno != EINTR)
+      return Status::Error("waiting for \"" + argv[0] + "\": " + std::strerror(errno));
+    if (exit.interrupted == 0 && InterruptGuard::interrupted()) {
+      exit.interrupted = InterruptGuard::signal_caught();
+      kill(pid, exit.interrupted);  // as if it had been sent to the child too, as Ctrl-C is
+      waited_ms = 0;
+    } else if (exit.interrupted != 0 && waited_ms >= kGraceMs) {
+      kill(pid, SIGKILL);
+    }
+    usleep(kPollMs * 1000);
+  }
+  if (exit.interrupted == 0) exit.interrupted = InterruptGuard::signal_caught();  // it ended of it too
   exit.exited = WIFEXITED(status);
   exit.status = exit.exited ? WEXITSTATUS(status) : -1;
   exit.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -145,6 +172,12 @@ std::string shell_words(const std::vector<std::string>& argv) {
     text += (text.empty() ? "" : " ") + (plain ? word : quoted + "'");
   }
   return text;
+}
+
+std::string on_one_line(const std::string& text) {
+  std::string line;
+  for (char c : text) line += c == '\n' ? std::string("\\n") : std::string(1, c);
+  return line;
 }
 
 std::string last_lines(const fs::path& file, int count) {

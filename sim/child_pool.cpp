@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ Status ChildPool::spawn(size_t task, const std::function<std::string()>& work) {
   if (pipe(fds) != 0) return Status::Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -36,9 +38,13 @@ Status ChildPool::spawn(size_t task, const std::function<std::string()>& work) {
     return Status::Error(std::string("cannot fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
-    // A run starts with default signal handling, whatever the parent installed (Ctrl-C, or a Python
-    // parent's faulthandler, which would print the parent's Python stack when a run crashes).
-    for (int sig : {SIGINT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) signal(sig, SIG_DFL);
+    // A run dies with the runner, however the runner ends (SIGKILL included), and so, through theirs, the
+    // processes the run forks (sim/real/peer_process.h).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);  // the parent died before the request took effect
+    // A run starts with default signal handling, whatever the parent installed (Ctrl-C and SIGTERM, or a
+    // Python parent's faulthandler, which would print the parent's Python stack when a run crashes).
+    for (int sig : {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) signal(sig, SIG_DFL);
     close(fds[0]);
     write_all(fds[1], work());
     close(fds[1]);

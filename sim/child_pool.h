@@ -1,6 +1,7 @@
 // The forked children of a sweep. Each child runs one task, writes its result as text on a pipe and exits;
 // the pool collects what each wrote and how it ended. The pool owns its children: whatever way the runner
-// leaves (done, an error, Ctrl-C), the destructor kills and reaps every child still running, so nothing
+// leaves (done, an error, Ctrl-C or SIGTERM), the destructor kills and reaps every child still running, and
+// a child that outlives its parent anyway (SIGKILL) is killed by the kernel (PR_SET_PDEATHSIG), so nothing
 // forked outlives the run.
 #pragma once
 

@@ -187,11 +187,18 @@ int cli_main(int argc, char** argv) {
   auto* history = app.add_subcommand(
       "history",
       "When and why did a headline figure move? Read each study's headline figure (the front page's ratio) "
-      "at every commit that changed the summary it is computed from (git log -- results/), and write "
-      "results/history.csv and results/history.html: the figure per commit with its subject and date, a "
+      "at every commit that changed the summary it is computed from (git log -- results/, in the repository "
+      "of the current folder or --repo), and write results/history.csv and results/history.html (every "
+      "study; a history of some studies only with --out): the figure per commit with its subject and date, a "
       "simulated figure's every move marked as a step, a micro-engine figure's change points (E-divisive "
       "means with Welch's t-test, p <= 0.001). Needs a git checkout; runs nothing");
   history->add_option("STUDY", history_studies, "Only these studies (default: every study with a headline)");
+  std::string history_repo, history_out;
+  history->add_option("--repo", history_repo,
+                      "The git checkout to read (default: the repository of the current folder)");
+  history->add_option("--out", history_out,
+                      "Write history.csv and history.html here (default: the checkout's results/, and only "
+                      "when every study is asked)");
 
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
@@ -273,7 +280,7 @@ int cli_main(int argc, char** argv) {
     }
     return status;
   }
-  if (*history) return cmd_history(history_studies);
+  if (*history) return cmd_history(history_studies, history_repo, history_out);
   if (*validate) return cmd_validate(studies, quick, validate_sets, validate_out);
   if (*compare)
     return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,

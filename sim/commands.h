@@ -1,6 +1,7 @@
 // The perflab commands, one function each, and what they share; sim/cli.cpp wires the command line
 // (CLI11) to them. Exit status: 0 success, 1 some runs failed (check, compare: something moved), 2 bad input
-// (scenario file, flag, workload file), 130 interrupted.
+// (scenario file, flag, workload file), 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM: 128 + the signal,
+// as a shell reports a process the signal killed.
 #pragma once
 
 #include <chrono>
@@ -19,12 +20,22 @@ namespace perflab {
 
 constexpr int kExitFailedRuns = 1;
 constexpr int kExitBadInput = 2;
-constexpr int kExitInterrupted = 130;
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT
+constexpr int kExitTerminated = 143;   // 128 + SIGTERM
+// The exit status of a command stopped by `signal` (SIGINT or SIGTERM): 130 or 143.
+inline int interrupted_exit(int signal) {
+  return 128 + signal;
+}
+inline bool is_interrupted_exit(int status) {
+  return status == kExitInterrupted || status == kExitTerminated;
+}
 // --jobs above the cores is capped at this many runs per core (a run is one CPU-bound child process).
 constexpr int kJobsPerCore = 4;
 
 // Prints "perflab: error: <message>" and returns kExitBadInput.
 int fail_input(const std::string& message);
+// Prints "perflab: <what>: interrupted (Ctrl-C|SIGTERM)<consequence>" and returns 128 + signal.
+int say_interrupted(const std::string& what, int signal, const std::string& consequence);
 std::filesystem::path results_dir();                     // $PERFLAB_RESULTS, else the checkout's results/
 std::vector<std::filesystem::path> shipped_scenarios();  // every .toml under scenarios_dir(), sorted
 
@@ -93,6 +104,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
 
 // history_command.cpp: each study's headline figure at every commit that changed it (STUDY: only these)
 // -> results/history.csv and history.html, steps and change points marked; 2 outside a git checkout.
-int cmd_history(const std::vector<std::string>& studies);
+// `perflab history [STUDY...] [--repo DIR] [--out DIR]` (sim/history_command.cpp).
+int cmd_history(const std::vector<std::string>& studies, const std::string& repo, const std::string& out);
 
 }  // namespace perflab

@@ -192,7 +192,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
     auto start = std::chrono::steady_clock::now();
     int s = execute(scenario, run_flags, out, &table);
     double wall_s = seconds_since(start);
-    if (s == kExitInterrupted || s == kExitBadInput) return s;
+    if (is_interrupted_exit(s) || s == kExitBadInput) return s;
     if (s == kExitFailedRuns && only_capped_failures(scenario, table)) {
       std::fprintf(
           stderr,
@@ -272,7 +272,7 @@ int cmd_check(const std::vector<std::string>& studies, int jobs, bool quick, boo
     auto start = std::chrono::steady_clock::now();
     auto fresh = run_scenario(*scenario, options);
     if (!fresh.ok()) return fail_input(fresh.status().message());
-    if (fresh->interrupted) return kExitInterrupted;
+    if (fresh->interrupted) return say_interrupted("check " + scenario->name, fresh->interrupted, "");
     auto result =
         check_scenario(*committed_rows, *committed, *fresh, *rules, quick ? Scope::kSubset : Scope::kSame);
     StudyTally& t = tally[study];

@@ -3,7 +3,9 @@
 // reads, from git alone: analysis/python/history.py reads the commits and computes the figures; here a
 // simulated figure's moves are marked as steps (the sim is deterministic: any move is real) and a
 // micro-engine figure's as change points (sim/stats/change_points.h: its timings are noisy); then
-// results/history.csv is written and history.py draws results/history.html from it.
+// results/history.csv is written and history.py draws results/history.html from it. The repository is the
+// one of the current folder (or --repo DIR), not the checkout perflab was built in; results/history.*
+// hold every study's history, so a history of some studies is written only where --out says.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +45,20 @@ std::vector<std::string> headline_studies() {
     if (fs::exists(source_dir() / "scenarios" / study->name / "page.py")) names.push_back(study->name);
   }
   return names;
+}
+
+// What `git -C folder ARGS...` prints on stdout, without its last line break; nothing if git fails.
+std::optional<std::string> git_output(const fs::path& folder, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"git", "-C", folder.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  FILE* git = popen((shell_words(argv) + " 2>/dev/null").c_str(), "r");
+  if (git == nullptr) return std::nullopt;
+  std::string text;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, git)) > 0;) text.append(buffer, n);
+  if (pclose(git) != 0) return std::nullopt;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
 }
 
 bool moved(double before, double after) {
@@ -132,21 +149,48 @@ void print_summary(const std::string& study, const std::vector<Row*>& rows) {
 
 }  // namespace
 
-int cmd_history(const std::vector<std::string>& studies_asked) {
+int cmd_history(const std::vector<std::string>& studies_asked, const std::string& repo,
+                const std::string& out) {
   const auto known = headline_studies();
+  std::vector<std::string> studies;  // as asked, each once
   for (const auto& study : studies_asked) {
     if (std::find(known.begin(), known.end(), study) == known.end())
       return fail_input("history: unknown study \"" + study +
                         "\", expected one with a headline figure: " + join(known));
+    if (std::find(studies.begin(), studies.end(), study) == studies.end()) studies.push_back(study);
   }
-  const std::vector<std::string> studies = studies_asked.empty() ? known : studies_asked;
-  const fs::path results = results_dir();
-  if (!fs::is_directory(results)) return fail_input("history: " + results.string() + " is not a folder");
-  auto inside =
-      run_child({"git", "-C", results.string(), "rev-parse", "--show-toplevel"}, "/dev/null", "/dev/null");
-  if (!inside.ok() || !inside->ok())
-    return fail_input("history: " + results.string() +
-                      " is not in a git checkout: history reads the committed results from git");
+  const bool every_study = studies.empty() || studies.size() == known.size();
+  if (studies.empty()) studies = known;
+
+  std::error_code error;
+  const fs::path folder = repo.empty() ? fs::current_path(error) : fs::path(repo);
+  if (!repo.empty() && !fs::is_directory(folder, error))
+    return fail_input("history: --repo " + repo + " is not a folder, expected a git checkout of perflab");
+  auto top_text = git_output(folder, {"rev-parse", "--show-toplevel"});
+  if (!top_text || top_text->empty())
+    return fail_input("history: " + folder.string() +
+                      " is not in a git repository: history reads the committed results from git; run it in "
+                      "a checkout of perflab or give --repo DIR");
+  const fs::path top = *top_text;
+  if (git_output(top, {"rev-parse", "--is-shallow-repository"}) == std::optional<std::string>("true")) {
+    std::fprintf(stderr,
+                 "history: note: %s is a shallow clone: only the commits it holds are read (`git fetch "
+                 "--unshallow` fetches the others)\n",
+                 top.string().c_str());
+  }
+  const fs::path results = top / "results";
+  if (!fs::is_directory(results, error))
+    return fail_input("history: " + top.string() + " has no results/ folder, expected a checkout of perflab");
+  // results/history.* hold every study's history: a history of some studies is written only to --out.
+  std::optional<fs::path> written_to;
+  if (!out.empty()) {
+    fs::create_directories(out, error);
+    if (!fs::is_directory(out, error))
+      return fail_input("history: --out " + out + ": cannot make the folder");
+    written_to = fs::path(out);
+  } else if (every_study) {
+    written_to = results;
+  }
 
   const fs::path figures =
       fs::temp_directory_path() / ("perflab-history-" + std::to_string(getpid()) + ".csv");
@@ -176,7 +220,14 @@ int cmd_history(const std::vector<std::string>& studies_asked) {
     print_summary(study, it->second);
   }
   std::fflush(stdout);  // before the page's script writes anything
-  const fs::path csv = results / "history.csv", html = results / "history.html";
+  if (!written_to) {
+    std::fprintf(stderr,
+                 "history: nothing written: results/history.csv and .html hold every study's history; give "
+                 "--out DIR to write the history of %s\n",
+                 join(studies).c_str());
+    return 0;
+  }
+  const fs::path csv = *written_to / "history.csv", html = *written_to / "history.html";
   Status written = write_history(table, csv);
   if (written.ok())
     written = run_python("history.py", {"page", csv.string(), html.string()}, "results/history.html");

@@ -4,28 +4,30 @@
 namespace perflab {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+volatile std::sig_atomic_t g_signal = 0;
 
-void on_interrupt(int /*signal*/) {
-  g_interrupted = 1;
+void on_signal(int signal) {
+  g_signal = signal;
 }
 
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
   struct sigaction action {};
-  action.sa_handler = on_interrupt;
+  action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  g_interrupted = 0;
-  sigaction(SIGINT, &action, &previous_);
+  g_signal = 0;
+  sigaction(SIGINT, &action, &previous_int_);
+  sigaction(SIGTERM, &action, &previous_term_);
 }
 
 InterruptGuard::~InterruptGuard() {
-  sigaction(SIGINT, &previous_, nullptr);
+  sigaction(SIGINT, &previous_int_, nullptr);
+  sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
-bool InterruptGuard::interrupted() {
-  return g_interrupted != 0;
+int InterruptGuard::signal_caught() {
+  return g_signal;
 }
 
 }  // namespace perflab

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -94,6 +95,12 @@ int fail_input(const std::string& message) {
   return kExitBadInput;
 }
 
+int say_interrupted(const std::string& what, int signal, const std::string& consequence) {
+  std::fprintf(stderr, "perflab: %s: interrupted (%s)%s\n", what.c_str(),
+               signal == SIGTERM ? "SIGTERM" : "Ctrl-C", consequence.c_str());
+  return interrupted_exit(signal);
+}
+
 fs::path results_dir() {
   if (const char* env = std::getenv("PERFLAB_RESULTS")) return env;
   return source_dir() / "results";
@@ -118,7 +125,7 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
           scenario.seeds,
           table.ran(),
           table.planned_runs(),
-          table.interrupted,
+          table.interrupted != 0,
           wall_s,
           std::nullopt,
           std::nullopt};
@@ -221,7 +228,7 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     std::fprintf(stderr, "perflab: interrupted: %s; finished runs were kept%s\n",
                  interrupted_text(table->ran(), table->planned_runs()).c_str(),
                  out_dir ? " (continue with --resume)" : "");
-    return kExitInterrupted;
+    return interrupted_exit(table->interrupted);
   }
   if (table->failed() > 0) {
     std::fprintf(stderr, "perflab: %zu of %zu runs failed (see the error column)\n", table->failed(),
@@ -272,7 +279,7 @@ int cmd_rows(const RunFlags& flags, const std::string& tasks_text, const std::st
   };
   auto table = run_scenario(*scenario, options);
   if (!table.ok()) return fail_input(table.status().message());
-  return table->interrupted ? kExitInterrupted : 0;
+  return table->interrupted ? interrupted_exit(table->interrupted) : 0;
 }
 
 // perflab merge DIR… --out OUT: every *.shard in the folders, one scenario, all N shards.

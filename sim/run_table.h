@@ -39,8 +39,8 @@ struct RunRow {
 struct RunTable {
   const Scenario* scenario = nullptr;
   std::vector<RunRow> rows;  // sorted by (point, replication)
-  bool interrupted = false;
-  size_t planned = 0;  // runs this run was to make (a shard's share); 0: every run of the grid
+  int interrupted = 0;       // the signal that stopped the run (SIGINT: Ctrl-C, or SIGTERM), 0 if none did
+  size_t planned = 0;        // runs this run was to make (a shard's share); 0: every run of the grid
 
   // A table of `scenario` with no row yet.
   static RunTable empty(const Scenario& scenario);

@@ -218,11 +218,12 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     table.place(std::move(row));
   };
   std::optional<size_t> pending = next_pending();
-  bool child_saw_ctrl_c = false;  // Ctrl-C reaches the whole process group, the children sometimes first
+  // Ctrl-C, and a SIGTERM sent to the process group, reach the children too, sometimes first.
+  int child_saw_signal = 0;
   while (true) {
-    if (InterruptGuard::interrupted() || child_saw_ctrl_c) {
+    if (InterruptGuard::interrupted() || child_saw_signal != 0) {
       children.kill_all();
-      table.interrupted = true;
+      table.interrupted = InterruptGuard::interrupted() ? InterruptGuard::signal_caught() : child_saw_signal;
       break;
     }
     if (!pending && children.empty()) break;
@@ -255,8 +256,9 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     for (const auto& child : *ended) {
       RunRow slot = std::move(running.at(child.task));
       running.erase(child.task);
-      if (WIFSIGNALED(child.wait_status) && WTERMSIG(child.wait_status) == SIGINT) {
-        child_saw_ctrl_c = true;  // not a failure, just not run
+      if (WIFSIGNALED(child.wait_status) &&
+          (WTERMSIG(child.wait_status) == SIGINT || WTERMSIG(child.wait_status) == SIGTERM)) {
+        child_saw_signal = WTERMSIG(child.wait_status);  // not a failure, just not run
         continue;
       }
       record(row_of(child, slot));

@@ -104,7 +104,7 @@ std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int rep
       return std::nullopt;
     }
     if (pass->interrupted) {
-      status = kExitInterrupted;
+      status = say_interrupted("validate " + scenario.name, pass->interrupted, ", no report written");
       return std::nullopt;
     }
     passes.push_back(std::move(pass).value());
@@ -130,7 +130,8 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
                real->grid.size(), real->seeds, spec.repetitions);
   auto sim_table = run_scenario(*sim, run_options_for(*sim, 0));
   if (!sim_table.ok()) return {fail_input(sim_table.status().message()), {}};
-  if (sim_table->interrupted) return {kExitInterrupted, {}};
+  if (sim_table->interrupted)
+    return {say_interrupted("validate " + sim->name, sim_table->interrupted, ", no report written"), {}};
   int status = 0;
   auto real_passes = passes_of(*real, spec.repetitions, status);
   if (!real_passes) return {status, {}};
@@ -283,7 +284,7 @@ std::vector<StudyValidation> validate_runs(const std::string& study, bool quick,
     StudyOutcome outcome = validate_study(study, quick, overrides);
     status = std::max(status, outcome.status);
     runs.push_back({label, std::move(outcome.report), outcome.problem});
-    return outcome.status != kExitBadInput && outcome.status != kExitInterrupted;
+    return outcome.status != kExitBadInput && !is_interrupted_exit(outcome.status);
   };
   if (latencies.empty()) {
     run(study, sets);
@@ -342,7 +343,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
       }
       summary.push_back(std::move(run));
     }
-    if (study_status == kExitBadInput || study_status == kExitInterrupted) return study_status;
+    if (study_status == kExitBadInput || is_interrupted_exit(study_status)) return study_status;
     status = std::max(status, study_status);
   }
   if (summary.size() > 1) {

@@ -18,8 +18,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/pipe/write_log.h"
+
 namespace perflab::pipe {
 namespace {
+
+constexpr long long kStopPollMs = 100;  // RealPumpOptions::stop
 
 // A file descriptor closed when it goes out of scope.
 class Fd {
@@ -79,24 +83,25 @@ std::vector<std::string> recording_environment(const std::string& recorder, cons
   return env;
 }
 
-// Parses the recorder's log (write_recorder.cpp) into writes timed from `origin_ns`.
+// Reads the recorder's log (write_log.h) into writes timed from `origin_ns`.
 Status read_write_log(const std::string& path, int64_t origin_ns, RealPumpResult& result) {
-  std::ifstream in(path);
-  if (!in) return Status::Error("the write recorder left no log (did the child exit normally?): " + path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      auto at = line.find(", ");
-      if (at != std::string::npos) result.dropped_writes = std::strtoull(line.c_str() + at + 2, nullptr, 10);
-      continue;
-    }
-    long long start = 0, end = 0, written = 0;
-    if (std::sscanf(line.c_str(), "%lld,%lld,%lld", &start, &end, &written) != 3) {
-      return Status::Error(path + ": unreadable write record \"" + line + "\"");
-    }
-    result.writes.push_back(ChildWrite{static_cast<double>(start - origin_ns) * 1e-9,
-                                       static_cast<double>(end - origin_ns) * 1e-9, written});
+  std::ifstream in(path, std::ios::binary);
+  WriteLogHeader header{};
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) || header.magic != kWriteLogMagic) {
+    return Status::Error(
+        "the write recorder did not record (it was not loaded: a program linked statically, or with "
+        "LD_PRELOAD ignored)");
+  }
+  const uint64_t kept = std::min<uint64_t>(header.writes, kMaxWriteRecords);
+  result.dropped_writes = header.writes - kept;
+  std::vector<WriteLogRecord> records(kept);
+  if (!in.read(reinterpret_cast<char*>(records.data()),
+               static_cast<std::streamsize>(kept * sizeof(WriteLogRecord)))) {
+    return Status::Error(path + ": the write log is cut short");
+  }
+  for (const WriteLogRecord& r : records) {
+    result.writes.push_back(ChildWrite{static_cast<double>(r.start_ns - origin_ns) * 1e-9,
+                                       static_cast<double>(r.end_ns - origin_ns) * 1e-9, r.result});
   }
   return Status::OK();
 }
@@ -171,7 +176,18 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_read.get(), 0);
   posix_spawn_file_actions_adddup2(&actions, out_write.get(), 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  if (options.stderr_file.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, options.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+  }
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (options.own_process_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
   std::vector<char*> argv;
   for (const auto& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -198,15 +214,16 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
   auto start = std::chrono::steady_clock::now();
   const int64_t origin_ns = monotonic_ns();
   int spawned =
-      posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), env.empty() ? environ : env.data());
+      posix_spawnp(&child, argv[0], &actions, &attributes, argv.data(), env.empty() ? environ : env.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (spawned != 0)
     return Status::Error("cannot start \"" + options.argv[0] + "\": " + std::strerror(spawned));
   out_write.reset();  // the child holds the only write end now: its exit is our end of stream
   in_read.reset();
 
   auto reap = [&](bool kill_first) {
-    if (kill_first) kill(child, SIGKILL);
+    if (kill_first) kill(options.own_process_group ? -child : child, SIGKILL);
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
@@ -243,8 +260,15 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
                            std::to_string(options.timeout_s) + " s, killed (" + std::to_string(result.bytes) +
                            " bytes read)");
     }
+    if (options.stop && options.stop()) {
+      reap(true);
+      return Status::Error("real pump: stopped, \"" + options.argv[0] + "\" killed (" +
+                           std::to_string(result.bytes) + " bytes read)");
+    }
     epoll_event ready{};
-    int n = epoll_wait(epoll.get(), &ready, 1, static_cast<int>(left.count()));
+    const int wait_ms =
+        static_cast<int>(options.stop ? std::min<long long>(left.count(), kStopPollMs) : left.count());
+    int n = epoll_wait(epoll.get(), &ready, 1, wait_ms);
     const int64_t ready_ns = options.log_reads ? monotonic_ns() : 0;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
@@ -278,6 +302,7 @@ Result<RealPumpResult> run_real_pump(const RealPumpOptions& options) {
   result.band1_bytes = side_band.band1_bytes();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reap(false);
+  if (options.own_process_group) kill(-child, SIGKILL);  // what it left running (its stdout closed)
   if (!write_log.empty()) {
     if (Status read = read_write_log(write_log, origin_ns, result); !read.ok()) return read;
     uint64_t recorded = 0;

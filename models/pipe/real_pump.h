@@ -3,7 +3,7 @@
 // request up; the size it set is reported), waits for readiness with level-triggered epoll and reads up to
 // 65,536 bytes per wake (BasePosixProcess.readStdout), checksumming every byte, until end of stream; then
 // reaps the child and reports how it ended. A deadline bounds the whole run: a child that outlives it is
-// killed and the run fails, so a stuck child is reported, never hung on.
+// killed and the run fails, so a stuck child is reported, never hung on; so can a caller's `stop`.
 // CPU: once the child has exited it is left a zombie (waitid WNOWAIT) while its own CPU time is read from
 // /proc/PID/schedstat (nanoseconds on the CPU, its main thread: git upload-pack has no other), then reaped
 // with wait4, whose rusage adds the children it waited for (upload-pack's pack-objects). Side band:
@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,13 @@ struct RealPumpOptions {
   bool side_band = false;         // parse the stream as side-band pkt-lines (upload-pack's output)
   std::string write_recorder;     // path of perflab_write_recorder to preload; empty: no write trace
   bool log_reads = false;         // keep a PumpRead per read
+  std::string stderr_file;        // the child's stderr goes to this file (made or emptied); empty: /dev/null
+  // The child leads a process group of its own, and a child stopped (timeout, `stop`) is killed with all
+  // of that group: the processes it started too. Its stdin is a pipe, so it never reads the terminal.
+  bool own_process_group = false;
+  // Polled at least every 100 ms while the child runs: true stops the run (the child is killed) and it
+  // fails with "stopped". E.g. InterruptGuard::interrupted.
+  std::function<bool()> stop;
 };
 
 struct ChildWrite {  // one write(2) of the child on its stdout, seconds from the spawn

@@ -4,17 +4,20 @@
 // against ~30 us per syscall for strace, so the run keeps its own timing.
 //
 // Only the process that finds PERFLAB_WRITE_LOG in its environment records; it removes the variable, so
-// the processes it starts (upload-pack's pack-objects) load the library but record nothing. The records
-// are kept in memory and written to that file at exit: "start_ns,end_ns,result" per write (CLOCK_MONOTONIC,
-// result as write returned it, -errno on an error). Writes glibc makes itself (stdio flushes call its
-// internal __write, not this write) would not pass through here, so the recording process's stdout FILE is
-// replaced by one (fopencookie) that writes through it, buffered as glibc buffers a stdout that is a pipe: a
-// block of the pipe's st_blksize, flushed when full and at exit (an atexit handler, which runs before
-// glibc's own final flush). A program that calls fileno(stdout) gets -1 from it; one that wrote to stdout
-// from a constructor before this one, or without libc (Go), is not recorded: the pump reports the bytes it
-// read that no record accounts for.
+// the processes it starts (upload-pack's pack-objects) load the library but record nothing, and a process
+// it forks stops recording (pthread_atfork). Each record is stored as the write returns into the log file
+// mapped in memory (write_log.h), so nothing is lost however the program ends: exit, _exit (dash) or a
+// signal. Writes glibc makes itself (stdio flushes call its internal __write, not this write) would not
+// pass through here, so the recording process's stdout FILE is replaced by one (fopencookie) that writes
+// through it, buffered as glibc buffers a stdout that is a pipe: a block of the pipe's st_blksize, flushed
+// when full and at exit (an atexit handler, which runs before glibc's own final flush). fileno() of that
+// FILE says 1, as for the FILE it replaces (CPython builds sys.stdout on fileno(stdout)). A program that
+// wrote to stdout from a constructor before this one, or without libc (Go, a static binary), is not
+// recorded: the pump reports the bytes it read that no record accounts for.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,24 +26,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+
+#include "write_log.h"
 
 namespace {
 
+using perflab::pipe::WriteLogHeader;
+using perflab::pipe::WriteLogRecord;
 using WriteFunction = ssize_t (*)(int, const void*, size_t);
+using FilenoFunction = int (*)(FILE*);
 
-struct Record {
-  int64_t start_ns;
-  int64_t end_ns;
-  int64_t result;
-};
-
-constexpr size_t kMaxRecords = size_t{1} << 18;  // untouched pages cost nothing
-Record records[kMaxRecords];
-size_t recorded = 0;
-size_t dropped = 0;
-char log_path[4096];
+WriteLogHeader* header = nullptr;   // the mapped log file
+WriteLogRecord* records = nullptr;  // right after the header
 bool active = false;
+FILE* recorded_stdout = nullptr;  // the FILE that replaced stdout
 WriteFunction real_write = nullptr;
 
 int64_t monotonic_ns() {
@@ -81,42 +80,37 @@ void record_stdio() {
                            ? static_cast<size_t>(st.st_blksize)
                            : 4096;
   setvbuf(file, buffer, _IOFBF, block);
+  recorded_stdout = file;
   stdout = file;
   atexit([] { fflush(stdout); });
 }
 
-__attribute__((constructor)) void start_recording() {
-  const char* path = std::getenv("PERFLAB_WRITE_LOG");
-  if (path == nullptr || std::strlen(path) >= sizeof(log_path)) return;
-  std::strcpy(log_path, path);
-  unsetenv("PERFLAB_WRITE_LOG");
-  next_write();
-  active = true;
-  record_stdio();
+// The log file mapped in memory, its header marked; false if it cannot be (then nothing is recorded).
+bool map_log(const char* path) {
+  const int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool sized = ftruncate(fd, static_cast<off_t>(perflab::pipe::kWriteLogBytes)) == 0;
+  void* mapped = sized
+                     ? mmap(nullptr, perflab::pipe::kWriteLogBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                     : MAP_FAILED;
+  close(fd);
+  if (mapped == MAP_FAILED) return false;
+  header = static_cast<WriteLogHeader*>(mapped);
+  records = reinterpret_cast<WriteLogRecord*>(header + 1);
+  *header = WriteLogHeader{perflab::pipe::kWriteLogMagic, 0};
+  return true;
 }
 
-// Written in large pieces: the child is still running, and its stdout open, until this is done.
-__attribute__((destructor)) void save_records() {
-  if (!active) return;
-  active = false;
-  int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  static char text[1 << 16];
-  size_t used = 0;
-  auto flush = [&] {
-    next_write()(fd, text, used);
-    used = 0;
-  };
-  used += static_cast<size_t>(
-      std::snprintf(text, sizeof(text), "# writes on fd 1: %zu recorded, %zu dropped\n", recorded, dropped));
-  for (size_t i = 0; i < recorded; ++i) {
-    if (sizeof(text) - used < 80) flush();
-    used += static_cast<size_t>(std::snprintf(
-        text + used, sizeof(text) - used, "%lld,%lld,%lld\n", static_cast<long long>(records[i].start_ns),
-        static_cast<long long>(records[i].end_ns), static_cast<long long>(records[i].result)));
-  }
-  flush();
-  close(fd);
+__attribute__((constructor)) void start_recording() {
+  const char* path = std::getenv("PERFLAB_WRITE_LOG");
+  if (path == nullptr) return;
+  const bool mapped = map_log(path);
+  unsetenv("PERFLAB_WRITE_LOG");
+  if (!mapped) return;
+  next_write();
+  pthread_atfork(nullptr, nullptr, [] { active = false; });  // a forked child's writes are not ours
+  active = true;
+  record_stdio();
 }
 
 ssize_t recorded_write(int fd, const void* data, size_t size) {
@@ -126,17 +120,32 @@ ssize_t recorded_write(int fd, const void* data, size_t size) {
   ssize_t result = forward(fd, data, size);
   const int saved_errno = errno;
   const int64_t end = monotonic_ns();
-  if (recorded < kMaxRecords) {
-    records[recorded++] = Record{start, end, result >= 0 ? result : -static_cast<int64_t>(saved_errno)};
-  } else {
-    ++dropped;
-  }
+  const uint64_t index = __atomic_fetch_add(&header->writes, 1, __ATOMIC_RELAXED);
+  if (index < perflab::pipe::kMaxWriteRecords)
+    records[index] = WriteLogRecord{start, end, result >= 0 ? result : -static_cast<int64_t>(saved_errno)};
   errno = saved_errno;
   return result;
+}
+
+// fileno() of the FILE that replaced stdout: its descriptor, 1 (a cookie FILE has none of its own).
+int recorded_fileno(FILE* stream, const char* name) {
+  if (stream != nullptr && stream == recorded_stdout) return 1;
+  static FilenoFunction next[2] = {nullptr, nullptr};
+  const int which = name[6] == '\0' ? 0 : 1;  // "fileno" or "fileno_unlocked"
+  if (next[which] == nullptr) next[which] = reinterpret_cast<FilenoFunction>(dlsym(RTLD_NEXT, name));
+  return next[which](stream);
 }
 
 }  // namespace
 
 extern "C" ssize_t write(int fd, const void* data, size_t size) {
   return recorded_write(fd, data, size);
+}
+
+extern "C" int fileno(FILE* stream) {
+  return recorded_fileno(stream, "fileno");
+}
+
+extern "C" int fileno_unlocked(FILE* stream) {
+  return recorded_fileno(stream, "fileno_unlocked");
 }

@@ -22,6 +22,7 @@
 #include "models/pipe/same_run.h"
 #include "sim/capture.h"
 #include "sim/commands.h"
+#include "sim/interrupt_guard.h"
 #include "sim/knobs.h"
 #include "sim/sampling/units.h"
 
@@ -61,7 +62,7 @@ std::string trace_file_text(const Run& chosen, size_t asked, size_t runs, const 
                 1e6 * s.wake_latency, 1e6 * s.read_c0, 1e9 * s.read_c1, 1e6 * s.copy_c0, 1e9 * s.copy_c1);
   return pipe::same_run_trace_csv(
       s,
-      {"Writes of `" + command_line + "` on its stdout (Linux " + kernel_release() + "),",
+      {"Writes of `" + on_one_line(command_line) + "` on its stdout (Linux " + kernel_release() + "),",
        "through the real epoll pump with a pipe of " + std::to_string(asked) + " B asked, " +
            std::to_string(s.pipe_size) + " B set: the run with the median reads of " + std::to_string(runs) +
            " runs,",
@@ -77,7 +78,7 @@ std::string trace_file_text(const Run& chosen, size_t asked, size_t runs, const 
 std::string scenario_text(const std::string& name, const std::string& trace, const pipe::SameRun& s,
                           const std::string& command_line) {
   std::ostringstream t;
-  t << "# Written by `perflab capture pipe` from: " << command_line << "\n"
+  t << "# Written by `perflab capture pipe` from: " << on_one_line(command_line) << "\n"
     << "# Its captured writes on stdout (" << trace << ") replayed through every pump and pipe size.\n"
     << "# The Windows pumps take the study's calibrated reader costs and both explanations (poll-tick,\n"
     << "# completion-delay) with the control (none); the Linux pump takes the wake latency and read cost\n"
@@ -101,6 +102,7 @@ std::string scenario_text(const std::string& name, const std::string& trace, con
 }  // namespace
 
 int cmd_capture_pipe(const CaptureFlags& flags) {
+  InterruptGuard interrupt;  // Ctrl-C or SIGTERM: the command is stopped and nothing is written
   const std::string what = "capture pipe: ";
   if (flags.command.empty()) return fail_input(what + "no command after --, expected `-- COMMAND [args]`");
   std::vector<size_t> sizes;
@@ -133,6 +135,12 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   if (!created.ok()) return fail_input(what + created.status().message());
   CaptureFolder folder = std::move(created).value();
 
+  const fs::path stderr_file = folder.staged("stderr.txt");
+  // A run that failed, with the reason and what the command said on stderr.
+  auto failed = [&](const std::string& reason) {
+    return fail_input(what + command_line + reason +
+                      "; the end of its stderr:" + last_lines(stderr_file, 10));
+  };
   std::map<size_t, std::vector<Run>> by_size;
   std::printf(
       "| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake latency "
@@ -147,18 +155,20 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
       o.timeout_s = kRunTimeout;
       o.write_recorder = recorder;
       o.log_reads = true;
+      o.stderr_file = stderr_file.string();
+      o.own_process_group = true;
+      o.stop = InterruptGuard::interrupted;
       auto real = pipe::run_real_pump(o);
-      if (!real.ok()) return fail_input(what + command_line + ": " + real.status().message());
+      if (InterruptGuard::interrupted()) return capture_interrupted("capture pipe");
+      if (!real.ok()) return failed(": " + real.status().message());
       if (!real->exited || real->exit_status != 0) {
-        return fail_input(what + command_line +
-                          (real->exited ? " exited with status " + std::to_string(real->exit_status)
-                                        : " was killed by signal " + std::to_string(real->signal)) +
-                          ", expected 0");
+        return failed((real->exited ? " exited with status " + std::to_string(real->exit_status)
+                                    : " was killed by signal " + std::to_string(real->signal)) +
+                      ", expected 0");
       }
-      if (real->bytes == 0)
-        return fail_input(what + command_line + " wrote nothing on stdout, expected its output");
+      if (real->bytes == 0) return failed(" wrote nothing on stdout, expected its output");
       auto same = pipe::same_run_from(*real);
-      if (!same.ok()) return fail_input(what + command_line + ": " + same.status().message());
+      if (!same.ok()) return failed(": " + same.status().message());
       auto sim = pipe::replay_same_run(*same);
       if (!sim.ok()) return fail_input(what + command_line + ": " + sim.status().message());
       std::printf("| %d | %zu B | %llu | %.0f | %llu | %.3f | %.2f us | %.2f us + %.3f ns/B |\n", round + 1,
@@ -177,7 +187,10 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
             static_cast<unsigned long long>(real->bytes));
       }
       by_size[size].push_back({*same, sim->reads});
-      if (*gap > 0) std::this_thread::sleep_for(std::chrono::duration<double>(*gap));
+      // The gap, in slices short enough that Ctrl-C or SIGTERM is seen at once.
+      for (double left = *gap; left > 0 && !InterruptGuard::interrupted(); left -= 0.05)
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
+      if (InterruptGuard::interrupted()) return capture_interrupted("capture pipe");
     }
   }
 
@@ -209,6 +222,8 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
     std::printf("| %zu B | %zu | %.0f | %.0f | %s |\n", size, all.size(), median(real_reads),
                 median(sim_reads), file.c_str());
   }
+  fs::remove(stderr_file);
+  if (InterruptGuard::interrupted()) return capture_interrupted("capture pipe");
   auto written = folder.commit();
   if (!written.ok()) return fail_input(what + written.status().message());
   for (const auto& file : *written) std::printf("wrote %s\n", file.c_str());

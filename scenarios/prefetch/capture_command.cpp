@@ -4,7 +4,8 @@
 // writes DIR/NAME.classload.log, DIR/NAME.classpath and DIR/NAME.toml: jgit-clone.toml's depth sweep on
 // them. Before anything is kept, the files are read exactly as a run reads them (load_inputs), so the
 // scenario runs. Bad input (not a JVM, a JVM that fails, no class from the classpath's JARs, a classpath
-// element that does not exist) is an error with exit 2 and nothing written.
+// element that does not exist) is an error with exit 2 and nothing written; so is Ctrl-C or SIGTERM (exit
+// 130 or 143), which stops the JVM.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "scenarios/prefetch/jgit_inputs.h"
 #include "sim/capture.h"
 #include "sim/commands.h"
+#include "sim/interrupt_guard.h"
 #include "sim/scenario.h"
 
 namespace perflab {
@@ -104,7 +106,7 @@ Result<std::string> scenario_text(const std::string& name, const std::string& co
   params->insert_or_assign("trace", name + ".classload.log");
   params->insert_or_assign("classpath", toml::array{name + ".classpath"});
   std::ostringstream text;
-  text << "# Written by `perflab capture prefetch` from: " << command_line << "\n"
+  text << "# Written by `perflab capture prefetch` from: " << on_one_line(command_line) << "\n"
        << "# The depth sweep of scenarios/prefetch/jgit-clone.toml (same network, delays and CPU costs) on\n"
        << "# this program's class loads. Run: perflab run " << name << ".toml\n";
   for (const char* section : {"scenario", "network", "params", "sweep"}) {
@@ -122,6 +124,7 @@ std::string jvm_of(const std::string& first) {
 }  // namespace
 
 int cmd_capture_prefetch(const CaptureFlags& flags) {
+  InterruptGuard interrupt;  // Ctrl-C or SIGTERM: the JVM is stopped and nothing is written
   if (flags.command.empty())
     return fail_input("capture prefetch: no command after --, expected `-- java [options] MAINCLASS [args]`");
   const std::string jvm = jvm_of(flags.command[0]);
@@ -171,6 +174,7 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   std::fprintf(stderr, "capture prefetch: running %s\n", shell_words(argv).c_str());
   auto ran = run_child(argv, "", stderr_file.string());
   if (!ran.ok()) return fail_input("capture prefetch: " + ran.status().message());
+  if (ran->interrupted) return capture_interrupted("capture prefetch");
   if (!ran->ok()) {
     return fail_input("capture prefetch: the JVM " + ran->describe() +
                       ", expected 0; the end of its stderr:" + last_lines(stderr_file, 10));
@@ -196,7 +200,8 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   const fs::path classpath_file = folder.staged(name + ".classpath");
   {
     std::ofstream out(classpath_file);
-    out << "# The classpath of `" << shell_words(flags.command) << "` (perflab capture prefetch):\n"
+    out << "# The classpath of `" << on_one_line(shell_words(flags.command))
+        << "` (perflab capture prefetch):\n"
         << "# its JARs, absolute, in classpath order.\n";
     for (const auto& jar : classpath->jars) out << jar << "\n";
   }
@@ -216,6 +221,7 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   sources.elsewhere += generated;
   sources.workload = (*inputs)->workload.classes.size();
 
+  if (InterruptGuard::interrupted()) return capture_interrupted("capture prefetch");
   auto written = folder.commit();
   if (!written.ok()) return fail_input("capture prefetch: " + written.status().message());
   std::printf(

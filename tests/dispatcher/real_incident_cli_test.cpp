@@ -7,8 +7,8 @@
 
 #include <chrono>
 
-#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
+#include "tests/sim/no_orphans.h"
 
 namespace perflab::testing {
 namespace {

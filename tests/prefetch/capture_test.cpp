@@ -2,7 +2,8 @@
 // (package rhino, `java -jar /usr/share/java/rhino.jar`, main class from its manifest) evaluating a script.
 // Its class counts are checked against the log it produced, and the scenario it wrote runs. Bad inputs:
 // not a JVM, a JVM that fails, no class from the classpath's JARs, a classpath element that does not exist;
-// each exits 2 and writes nothing. Skipped when there is no JVM or no Rhino.
+// each exits 2 and writes nothing. SIGINT or SIGTERM stops the JVM and writes nothing. Skipped when there is
+// no JVM or no Rhino.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,6 +15,7 @@
 
 #include "models/prefetch/jar_file.h"
 #include "tests/sim/cli_runner.h"
+#include "tests/sim/no_orphans.h"
 
 namespace perflab::testing {
 namespace {
@@ -144,6 +146,27 @@ TEST(CapturePrefetch, FailingJvmShowsTheEndOfItsStderr) {
   EXPECT_TRUE(empty_or_missing(dir / "out")) << "the capture left files";
   EXPECT_TRUE(fs::exists(dir / "out"));  // a folder it did not make is left alone
 }
+
+// SIGINT or SIGTERM, to perflab alone or to its group, while the JVM runs: the JVM is stopped, perflab
+// exits 130 or 143, and --out holds only what it held before (--force: it holds a file already).
+class CapturePrefetchStopped : public AdoptsOrphans, public ::testing::WithParamInterface<StopSignal> {};
+
+TEST_P(CapturePrefetchStopped, StopsTheJvmAndWritesNothing) {
+  if (!have_java_and_rhino()) GTEST_SKIP() << "needs java and Debian's rhino";
+  TempDir dir;
+  const fs::path out = dir / "out";
+  fs::create_directory(out);
+  write_file(out / "keep.txt", "the user's");
+  expect_signal_leaves_no_process(PERFLAB_BINARY,
+                                  {"capture", "prefetch", "--out", out.string(), "--force", "--", "java",
+                                   "-jar", kRhino, "-e", "java.lang.Thread.sleep(60000)"},
+                                  "-Xlog:class+load", GetParam().signal, GetParam().to, dir / "err");
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(out)) left.push_back(entry.path().filename());
+  EXPECT_EQ(left, std::vector<std::string>{"keep.txt"});
+}
+INSTANTIATE_TEST_SUITE_P(Signals, CapturePrefetchStopped, ::testing::ValuesIn(kStopSignals),
+                         stop_signal_name);
 
 TEST(CapturePrefetch, NoClasspathClassesIsRefused) {
   if (!have_java_and_rhino()) GTEST_SKIP() << "needs java and Debian's rhino";

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
+#include "tests/sim/no_orphans.h"
 
 namespace perflab::testing {
 namespace {
@@ -107,18 +107,35 @@ TEST_F(RealEngine, ATimedOutRunLeavesNoProcessBehind) {
   EXPECT_TRUE(no_process_left());
 }
 
-// Ctrl-C in a terminal signals the whole foreground process group: perflab, the run it forked, the agent
-// and the controller process. perflab exits as interrupted and leaves no process behind.
-TEST_F(RealEngine, CtrlCLeavesNoProcessBehind) {
+// Ctrl-C in a terminal signals the whole foreground process group (perflab, the run it forked, the agent
+// and the controller process); `kill` and batch schedulers send SIGTERM to perflab alone, `timeout` to its
+// group. Each way perflab exits as interrupted and leaves no process behind.
+class RealEngineStopped : public AdoptsOrphans, public ::testing::WithParamInterface<StopSignal> {};
+
+TEST_P(RealEngineStopped, LeavesNoProcessBehind) {
   TempDir dir;
   write_file(dir / "slow.toml", prefetch_scenario("real", "warm"));
   // 704 RPCs of 50 ms: the run lasts 35 s.
-  expect_ctrl_c_leaves_no_process(
+  expect_signal_leaves_no_process(
       PERFLAB_BINARY,
       {"run", (dir / "slow.toml").string(), "--set", "params.rpc_delay=\"constant(50ms)\"", "--set",
        "sweep.prefetch_depth=[0]", "--out", (dir / "out").string()},
-      dir / "err");
+      "perflab-ctrl", GetParam().signal, GetParam().to, dir / "err");
 }
+INSTANTIATE_TEST_SUITE_P(Signals, RealEngineStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
+
+// validate runs the sim, then the real passes: stopped in a real pass, it leaves no process either.
+class ValidateStopped : public AdoptsOrphans, public ::testing::WithParamInterface<StopSignal> {};
+
+TEST_P(ValidateStopped, LeavesNoProcessBehind) {
+  TempDir dir;
+  expect_signal_leaves_no_process(
+      PERFLAB_BINARY,
+      {"validate", "share", "--quick", "--set", "network.latency=\"constant(50ms)\"", "--set",
+       "params.segment_size=\"8KiB\"", "--out", (dir / "v").string()},
+      "perflab-storage", GetParam().signal, GetParam().to, dir / "err");
+}
+INSTANTIATE_TEST_SUITE_P(Signals, ValidateStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 
 // A summary written to --out says when, where, at which commit and by which command it ran: it is what a
 // maintainer commits. share's [validate] latencies give it three rows; a 256 KiB file keeps it to seconds.
@@ -176,9 +193,10 @@ TEST(Validate, AFailedCriterionExitsOneAndHeldCriteriaExitZero) {
   TempDir lenient;
   auto held = run_perflab(
       kSmallValidation,
-      {{"PERFLAB_SCENARIOS", share_with_criteria(lenient, {"metrics = [\"loop_calls\"]", "mean_abs_log = 10", "max_abs_log = 10",
-                                                           "ratio_tolerance = 100", "spearman = 0"})
-                                 .string()}});
+      {{"PERFLAB_SCENARIOS",
+        share_with_criteria(lenient, {"metrics = [\"loop_calls\"]", "mean_abs_log = 10", "max_abs_log = 10",
+                                      "ratio_tolerance = 100", "spearman = 0"})
+            .string()}});
   EXPECT_EQ(held.status, 0) << held.out << held.err;
   EXPECT_EQ(held.out.find("**no**"), std::string::npos) << held.out;
 }

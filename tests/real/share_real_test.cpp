@@ -1,12 +1,12 @@
 // The share study's real engine through the perflab binary: the downloader on its real event loop gives the
 // sim's loop counts to within the few passes that timing moves; a storage server that dies
 // mid-download is replaced by another share, as Tahoe's fetcher does; a storage process that dies makes a
-// failed row with its reason; nothing it forked outlives a run or a timeout. Wall times are what
-// `perflab validate share` measures, not tested here.
+// failed row with its reason; nothing it forked outlives a run, a timeout, SIGINT or SIGTERM. Wall times are
+// what `perflab validate share` measures, not tested here.
 #include <gtest/gtest.h>
 
-#include "tests/real/no_orphans.h"
 #include "tests/sim/cli_runner.h"
+#include "tests/sim/no_orphans.h"
 
 namespace perflab::testing {
 namespace {
@@ -100,16 +100,20 @@ TEST_F(ShareReal, ATimedOutRunLeavesNoProcessBehind) {
   EXPECT_TRUE(no_process_left());
 }
 
-TEST_F(ShareReal, CtrlCLeavesNoProcessBehind) {
+// SIGINT or SIGTERM, to perflab alone or to its group (tests/sim/no_orphans.h).
+class ShareRealStopped : public AdoptsOrphans, public ::testing::WithParamInterface<StopSignal> {};
+
+TEST_P(ShareRealStopped, LeavesNoProcessBehind) {
   TempDir dir;
   write_file(dir / "slow.toml", share_scenario("real", "segment_size = \"8KiB\"\n"));
   // 128 segments of 8 KiB, each a few 100 ms round trips: the run lasts tens of seconds.
-  expect_ctrl_c_leaves_no_process(
+  expect_signal_leaves_no_process(
       PERFLAB_BINARY,
       {"run", (dir / "slow.toml").string(), "--set", "network.latency=\"constant(50ms)\"", "--set",
        "sweep.loop=[\"coalesced\"]", "--out", (dir / "out").string()},
-      dir / "err");
+      "perflab-storage", GetParam().signal, GetParam().to, dir / "err");
 }
+INSTANTIATE_TEST_SUITE_P(Signals, ShareRealStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 
 TEST_F(ShareReal, SimulatedCpuCostsAreRefused) {
   TempDir dir;

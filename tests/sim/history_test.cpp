@@ -1,7 +1,8 @@
 // `perflab history` end to end on a small git repository made here: a few commits of two headline summaries
 // with known moves (a simulated figure that steps once, a commit whose CSV lacks the headline's column, a
-// noisy micro-engine figure whose level changes once), then the CSV it writes is read back; and its bad
-// input: an unknown study, a study without a headline, a results folder outside git.
+// noisy micro-engine figure whose level changes once), then the CSV it writes is read back; the repository
+// it reads (the current folder's, or --repo) and where it writes (results/ for every study, else only
+// --out); and its bad input: an unknown study, a study without a headline, a folder outside git.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,6 +22,7 @@ using testing::TempDir;
 class Repo {
  public:
   Repo() { git("init -q"); }
+  const fs::path& root() const { return dir_.path(); }
   const fs::path& results() const { return results_; }
   void commit(const std::string& file, const std::string& text, const std::string& subject) {
     fs::create_directories((results_ / file).parent_path());
@@ -50,6 +52,16 @@ std::string dispatcher_summary(double ratio) {
          "\ncounter,64000,1,0.01\nindexed,64000,1,0.01\n";
 }
 
+// The test process works in `folder` while this lives (perflab, which it runs, too).
+class InFolder {
+ public:
+  explicit InFolder(const fs::path& folder) : previous_(fs::current_path()) { fs::current_path(folder); }
+  ~InFolder() { fs::current_path(previous_); }
+
+ private:
+  fs::path previous_;
+};
+
 std::vector<CsvRow> rows_of(const std::vector<CsvRow>& rows, const std::string& study) {
   std::vector<CsvRow> out;
   for (const auto& row : rows)
@@ -70,7 +82,8 @@ TEST(History, MarksTheSimulatedStepAndTheMicroChangePointAndSkipsWhatItCannotRea
     repo.commit("dispatcher/dispatcher-enqueue-burst.summary.csv", dispatcher_summary(ratios[k]),
                 "burst " + std::to_string(k + 1));
 
-  auto result = run_perflab("history prefetch dispatcher", {{"PERFLAB_RESULTS", repo.results().string()}});
+  // Every study: the history is the checkout's results/history.*.
+  auto result = run_perflab("history --repo " + repo.root().string());
   ASSERT_EQ(result.status, 0) << result.err;
   const auto rows = testing::parse_csv(testing::read_file(repo.results() / "history.csv"));
   EXPECT_TRUE(fs::exists(repo.results() / "history.html"));
@@ -105,19 +118,95 @@ TEST(History, MarksTheSimulatedStepAndTheMicroChangePointAndSkipsWhatItCannotRea
 TEST(History, RefusesAnUnknownStudyAStudyWithoutHeadlineAndAFolderOutsideGit) {
   Repo repo;
   repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "first");
-  const std::map<std::string, std::string> env = {{"PERFLAB_RESULTS", repo.results().string()}};
-  auto unknown = run_perflab("history nosuchstudy", env);
+  const std::string in_repo = " --repo " + repo.root().string();
+  auto unknown = run_perflab("history nosuchstudy" + in_repo);
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.err.find("unknown study \"nosuchstudy\""), std::string::npos) << unknown.err;
   EXPECT_NE(unknown.err.find("prefetch"), std::string::npos) << unknown.err;
-  EXPECT_EQ(run_perflab("history pingpong", env).status, 2);  // no headline figure
+  EXPECT_EQ(run_perflab("history pingpong" + in_repo).status, 2);  // no headline figure
 
   TempDir plain;
   fs::create_directories(plain / "results");
-  auto outside = run_perflab("history", {{"PERFLAB_RESULTS", (plain / "results").string()}});
-  EXPECT_EQ(outside.status, 2);
-  EXPECT_NE(outside.err.find("not in a git checkout"), std::string::npos) << outside.err;
+  {
+    InFolder inside(plain.path());
+    auto outside = run_perflab("history");
+    EXPECT_EQ(outside.status, 2);
+    EXPECT_NE(outside.err.find(plain.path().string() + " is not in a git repository"), std::string::npos)
+        << outside.err;
+  }
+  auto given = run_perflab("history --repo " + plain.path().string());
+  EXPECT_EQ(given.status, 2);
+  EXPECT_NE(given.err.find("is not in a git repository"), std::string::npos) << given.err;
   EXPECT_FALSE(fs::exists(plain / "results" / "history.csv"));
+  auto missing = run_perflab("history --repo " + (plain / "no-such-folder").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("is not a folder"), std::string::npos) << missing.err;
+  Repo other;  // a repository, but not a checkout of perflab
+  auto no_results = run_perflab("history --repo " + other.root().string());
+  EXPECT_EQ(no_results.status, 2);
+  EXPECT_NE(no_results.err.find("has no results/ folder"), std::string::npos) << no_results.err;
+}
+
+// Run in a checkout (here a subfolder of it), history reads that checkout's git and writes its results/,
+// not the checkout perflab was built in.
+TEST(History, ReadsTheRepositoryOfTheCurrentFolder) {
+  Repo repo;
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "here first");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 40), "here the step");
+  InFolder inside(repo.results() / "prefetch");
+  auto result = run_perflab("history");
+  ASSERT_EQ(result.status, 0) << result.err;
+  const auto prefetch =
+      rows_of(testing::parse_csv(testing::read_file(repo.results() / "history.csv")), "prefetch");
+  ASSERT_EQ(prefetch.size(), 2u);
+  EXPECT_EQ(prefetch[1].at("subject"), "here the step");
+  EXPECT_NE(
+      result.out.find("prefetch: job time, depth 0 / depth 1 (sim engine, prefetch-jgit-clone): 2 commits"),
+      std::string::npos)
+      << result.out;
+}
+
+// A shallow clone holds only some commits: history reads them and says so.
+TEST(History, AShallowCloneIsReadAndSaidToBeOne) {
+  Repo repo;
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "first");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 40), "the step");
+  TempDir clone;
+  const std::string command = "git clone -q --depth 1 'file://" + repo.root().string() + "' '" +
+                              (clone / "c").string() + "' 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto result = run_perflab("history prefetch --repo " + (clone / "c").string());
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_NE(result.err.find((clone / "c").string() + " is a shallow clone"), std::string::npos) << result.err;
+  EXPECT_NE(result.out.find("1 commits changed it"), std::string::npos) << result.out;
+}
+
+// results/history.* hold every study's history (the maintainer's step writes them): a history of one study
+// is printed, and written only where --out says; a study named twice is one study.
+TEST(History, OneStudyIsWrittenOnlyToOutAndNamedTwiceCountsOnce) {
+  Repo repo;
+  repo.commit("history.csv", "the committed history\n", "the maintainer step");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 50), "first");
+  repo.commit("prefetch/prefetch-jgit-clone.summary.csv", prefetch_summary(100, 40), "the step");
+  const std::string in_repo = " --repo " + repo.root().string();
+
+  auto printed = run_perflab("history prefetch" + in_repo);
+  ASSERT_EQ(printed.status, 0) << printed.err;
+  EXPECT_NE(printed.out.find("2 commits changed it"), std::string::npos) << printed.out;
+  EXPECT_NE(printed.err.find("give --out DIR to write the history of prefetch"), std::string::npos)
+      << printed.err;
+  EXPECT_EQ(testing::read_file(repo.results() / "history.csv"), "the committed history\n");
+  EXPECT_FALSE(fs::exists(repo.results() / "history.html"));
+
+  TempDir out;
+  auto twice = run_perflab("history prefetch prefetch" + in_repo + " --out " + (out / "h").string());
+  ASSERT_EQ(twice.status, 0) << twice.err;
+  EXPECT_NE(twice.out.find("2 commits changed it"), std::string::npos) << twice.out;
+  const auto rows = testing::parse_csv(testing::read_file(out / "h" / "history.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows_of(rows, "prefetch").size(), 2u);
+  EXPECT_TRUE(fs::exists(out / "h" / "history.html"));
+  EXPECT_EQ(testing::read_file(repo.results() / "history.csv"), "the committed history\n");
 }
 
 TEST(History, HelpExplainsTheCommand) {
