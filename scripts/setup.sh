@@ -40,8 +40,6 @@ targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 cmake --build build -j"$(nproc)" "${targets[@]}"
 
-# `import perflab` from any directory for Debian's /usr/bin/python3: a .pth in its user site-packages
-# names this tree's package (analysis/python) and extension (build/python). The last set-up run wins.
-site=$(/usr/bin/python3 -m site --user-site)
-mkdir -p "$site"
-printf '%s\n' "$PWD/analysis/python" "$PWD/build/python" >"$site/perflab.pth"
+# `import perflab` from any directory for Debian's /usr/bin/python3, this checkout's own .pth beside other
+# checkouts' (scripts/python-path).
+scripts/python-path

@@ -4,7 +4,9 @@
 //
 // CaptureFolder: files are written into a hidden staging folder inside --out and moved into --out only
 // when the whole capture succeeded (commit). A failed capture removes the staging folder, and --out itself
-// if the capture created it: nothing is written, and nothing ever outside --out.
+// if the capture created it: nothing is written, and nothing ever outside --out. --out must be new or
+// empty (dot-files aside) unless --force: a second capture there would overwrite the first's files, or
+// orphan them beside a scenario that no longer names them.
 #pragma once
 
 #include <filesystem>
@@ -19,6 +21,7 @@ namespace perflab {
 struct CaptureFlags {
   std::string out;
   std::string name;                  // file names' stem; empty: the command's own name
+  bool force = false;                // write into a non-empty --out, replacing files of the same name
   std::vector<std::string> command;  // after --
   // pipe only
   std::vector<std::string> pipe_sizes;  // asked with F_SETPIPE_SZ, e.g. 64KiB; empty: 64KiB
@@ -29,7 +32,8 @@ struct CaptureFlags {
 
 class CaptureFolder {
  public:
-  static Result<CaptureFolder> Create(const std::string& out);
+  // Checks --out and --name (a plain file name: letters, digits, '.', '_', '+', '-'; not a path).
+  static Result<CaptureFolder> Create(const CaptureFlags& flags);
   CaptureFolder(CaptureFolder&& other) noexcept;
   CaptureFolder& operator=(CaptureFolder&&) = delete;
   CaptureFolder(const CaptureFolder&) = delete;

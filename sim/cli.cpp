@@ -63,6 +63,9 @@ int cli_main(int argc, char** argv) {
                   "Wall limit per run, e.g. 30s; a run over it fails");
   run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
   run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
+  run->add_option("--scheduler", flags.scheduler,
+                  "Run on the Dask cluster whose scheduler is at this address (tcp://host:8786), as "
+                  "perflab.run(..., client=) does; the same CSV as a local run");
   run->add_option("--shard", flags.shard,
                   "Run only shard I of N (every N-th run, e.g. 3/100, for array jobs); needs --out, and "
                   "`perflab merge` joins the shards' folders");
@@ -227,9 +230,12 @@ int cli_main(int argc, char** argv) {
       "OUT/NAME.SIZE.writes.csv and NAME.toml (the writes through every pump and pipe size)");
   for (auto* sub : {capture_prefetch, capture_pipe}) {
     sub->add_option("--out", capture_flags.out,
-                    "Folder to write to (made if missing; nothing else is written)")
+                    "New or empty folder to write to (made if missing; nothing else is written)")
         ->required();
-    sub->add_option("--name", capture_flags.name, "Stem of the files written (default: from the command)");
+    sub->add_option("--name", capture_flags.name,
+                    "Stem of the files written, a plain file name (default: from the command)");
+    sub->add_flag("--force", capture_flags.force,
+                  "Write into a --out that is not empty, replacing files of the same name");
     sub->add_option("COMMAND", capture_flags.command, "The command line, after --")->required();
   }
   capture_pipe

@@ -51,6 +51,7 @@ struct RunFlags {
   bool resume = false;
   std::string timeline;
   std::string shard;  // "I/N"
+  std::string scheduler;  // a Dask scheduler's address: the runs go to its cluster (sim/dask_runner.h)
 };
 
 // run_commands.cpp

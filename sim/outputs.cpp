@@ -22,6 +22,39 @@ std::vector<std::string> metric_names(const RunTable& table) {
   return names;
 }
 
+// A parameter column's cell as JSON of its type: integers, reals and booleans as such (reals in base units,
+// as the CSV has them), and the rest (choices, paths, distributions, case names) as text.
+Json typed_cell(const Study& study, const std::string& column, const std::string& text) {
+  if (column == kCaseKey) return text;
+  if (const ParamSpec* spec = study.find_param(column)) {
+    if (spec->type == ParamType::kBool) return text == "true";
+    if (spec->type == ParamType::kInt) return std::stoll(text);
+    if (spec->type != ParamType::kReal && spec->type != ParamType::kDuration &&
+        spec->type != ParamType::kSize && spec->type != ParamType::kRate)
+      return text;
+  }
+  char* end = nullptr;  // a real parameter, or a network column (bandwidth: a number, latency: text)
+  const double number = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && std::isfinite(number) ? Json(number) : Json(text);
+}
+
+// The parameters the study leaves unused at every point of the table that ran (Study::unused).
+std::set<std::string> unused_everywhere(const RunTable& table) {
+  const Study& study = *table.scenario->study;
+  const std::vector<size_t> points = table.points();
+  if (!study.unused || points.empty()) return {};
+  const std::vector<std::string> first = study.unused(table.params(points.front()));
+  std::set<std::string> unused(first.begin(), first.end());
+  for (size_t i = 1; i < points.size() && !unused.empty(); ++i) {
+    const std::vector<std::string> here = study.unused(table.params(points[i]));
+    std::set<std::string> both;
+    for (const auto& name : here)
+      if (unused.count(name) > 0) both.insert(name);
+    unused = std::move(both);
+  }
+  return unused;
+}
+
 // The statistics of each metric in <name>.summary.csv, as column suffixes.
 constexpr std::array<const char*, 5> kSummaryStats = {"_mean", "_ci95_low", "_ci95_high", "_min", "_max"};
 
@@ -129,7 +162,8 @@ std::string summary_json(const RunTable& table) {
   for (size_t p : table.points()) {
     Json params = Json::object();
     const auto values = scenario.grid[p].column_values;
-    for (size_t c = 0; c < scenario.param_columns.size(); ++c) params[scenario.param_columns[c]] = values[c];
+    for (size_t c = 0; c < scenario.param_columns.size(); ++c)
+      params[scenario.param_columns[c]] = typed_cell(*scenario.study, scenario.param_columns[c], values[c]);
     Json metrics = Json::object();
     for (const auto& m : metric_names(table)) {
       auto values = table.values(p, m);
@@ -178,8 +212,10 @@ std::string summary_markdown(const RunTable& table) {
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
   std::string fixed;
   const GridPoint first = scenario.grid.empty() ? GridPoint{} : scenario.grid[0];
+  const std::set<std::string> unused = unused_everywhere(table);
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
+    if (unused.count(scenario.param_columns[c]) > 0) continue;
     fixed += (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + first.column_labels[c];
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";

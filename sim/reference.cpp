@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "models/common/utf8_bom.h"
 #include "sim/results_reader.h"
 #include "sim/scenario.h"
 
@@ -29,7 +30,7 @@ Result<ReferenceTable> ReferenceTable::Load(const std::filesystem::path& file) {
   std::string line;
   int line_number = 0;
   while (std::getline(in, line)) {
-    ++line_number;
+    if (++line_number == 1) line = std::string(without_utf8_bom(line));
     if (line.empty() || line[0] == '#') continue;
     auto fields = split_fields(line);
     if (table.columns_.empty()) {

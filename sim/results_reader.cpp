@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 
+#include "models/common/utf8_bom.h"
 #include "sim/outputs.h"
 
 namespace perflab {
@@ -45,7 +46,7 @@ std::vector<std::pair<int, std::string>> read_records(std::ifstream& in) {
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
-    ++number;
+    if (++number == 1) line = std::string(without_utf8_bom(line));
     if (!records.empty()) {
       size_t quotes = 0;
       for (char c : records.back().second) quotes += c == '"';

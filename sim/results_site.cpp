@@ -26,8 +26,7 @@ int spawn_wait(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
-  std::string python_path =
-      "PYTHONPATH=" + (source_dir() / "analysis" / "python").string() + ":" + python_extension_dir().string();
+  std::string python_path = "PYTHONPATH=" + this_tree_python_path();
   if (const char* inherited = std::getenv("PYTHONPATH")) python_path += std::string(":") + inherited;
   std::vector<char*> env = {python_path.data()};
   for (char** e = environ; *e != nullptr; ++e) {

@@ -14,6 +14,7 @@
 
 #include "models/common/printable.h"
 #include "sim/commands.h"
+#include "sim/dask_runner.h"
 #include "sim/journal.h"
 #include "sim/outputs.h"
 #include "sim/row_codec.h"
@@ -163,6 +164,12 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   }
   if (!flags.timeline.empty()) options.timeline = fs::absolute(flags.timeline);
   if (flags.resume && !out_dir) return fail_input("--resume continues an --out run: give the same --out DIR");
+  if (!flags.scheduler.empty() && (flags.resume || !flags.shard.empty() || options.timeline ||
+                                   flags.jobs > 0 || !flags.point_timeout.empty()))
+    return fail_input(
+        "--scheduler runs the whole sweep on the Dask cluster: it does not go with --resume, --shard, "
+        "--timeline, --jobs (the workers set the parallelism) or --point-timeout (set "
+        "scenario.point_timeout with --set)");
   std::optional<Shard> shard;
   if (!flags.shard.empty()) {
     auto parsed = parse_shard_flag(flags.shard);
@@ -190,7 +197,8 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   std::optional<MachineLoad> load_before;
   if (out_dir && scenario.engine == Engine::kMicro) load_before = measure_machine_load();
   auto start = std::chrono::steady_clock::now();
-  auto table = run_scenario(scenario, options);
+  auto table = flags.scheduler.empty() ? run_scenario(scenario, options)
+                                       : run_on_dask(scenario, flags.scheduler, overrides);
   if (!table.ok()) return fail_input(table.status().message());  // nothing was written: inputs come first
   if (out_dir) {
     auto written = write_outputs(*table, *out_dir);

@@ -4,11 +4,15 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace perflab {
 
 std::filesystem::path source_dir();
 // This build's Python extension (_perflab), for the scripts the CLI runs (the site reads units through it).
 std::filesystem::path python_extension_dir();
+// "PACKAGE:EXTENSION": this tree's Python package (analysis/python) and this build's extension, the
+// PYTHONPATH of the Python the CLI runs.
+std::string this_tree_python_path();
 
 }  // namespace perflab

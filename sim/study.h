@@ -110,6 +110,9 @@ struct Study {
   std::function<Status(Params&)> complete;
   // Cross-parameter checks once a point's values are known (optional).
   std::function<Status(const Params&)> validate;
+  // The parameters a point's other values leave unused (optional): pipe's transfer_bytes with a trace
+  // writer. A summary does not show them among a scenario's fixed values (the CSV keeps every column).
+  std::function<std::vector<std::string>(const Params&)> unused;
   // Runs in the parent process once per grid point before any run is forked (optional): loads inputs
   // that every run of the point shares (the forked children inherit them) and reports bad input files.
   std::function<Result<PointInputs>(const Params&)> prepare;

@@ -1,6 +1,10 @@
 #include "sim/toml_values.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "sim/value_format.h"
 
@@ -51,13 +55,37 @@ Status wrong_type(const Located& at, const std::string& key, const std::string& 
 
 namespace {
 
+// What `path` is when it is not a regular file: "does not exist", "is a folder", ...
+std::string what_it_is(const fs::path& path) {
+  std::error_code ec;
+  switch (fs::status(path, ec).type()) {
+    case fs::file_type::not_found:
+      return fs::is_symlink(fs::symlink_status(path, ec)) ? "is a link to nothing" : "does not exist";
+    case fs::file_type::directory:
+      return "is a folder";
+    case fs::file_type::character:
+    case fs::file_type::block:
+      return "is a device";
+    case fs::file_type::fifo:
+      return "is a named pipe (FIFO)";
+    case fs::file_type::socket:
+      return "is a socket";
+    default:
+      return ec ? "cannot be reached (" + ec.message() + ")" : "is not a regular file";
+  }
+}
+
 Result<std::string> resolve_path(const Located& at, const std::string& key, const std::string& text) {
   fs::path path = text;
   if (path.is_relative()) path = at.base_dir / path;
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
-    return error_at(at.where, "\"" + key + "\": file \"" + path.string() + "\" does not exist, expected a " +
-                                  "readable file");
+    return error_at(at.where, "\"" + key + "\": \"" + path.string() + "\" " + what_it_is(path) +
+                                  ", expected a readable file");
+  }
+  if (access(path.c_str(), R_OK) != 0) {
+    return error_at(at.where, "\"" + key + "\": file \"" + path.string() + "\" cannot be read (" +
+                                  std::strerror(errno) + "), expected a readable file");
   }
   return path.lexically_normal().string();
 }

@@ -32,7 +32,7 @@ def on_cluster(workers: int):
 
     def sweep():
         frame = perflab.run(SWEEP, client=client, progress=False)
-        assert len(frame) == 1000 and (frame["error"] == "").all()
+        assert len(frame) == 1000 and frame["error"].isna().all()
 
     return client, cluster, sweep
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "models/common/split.h"
+#include "models/common/utf8_bom.h"
 
 namespace perflab::dispatcher {
 namespace {
@@ -45,7 +46,7 @@ std::vector<std::string> RequestLog::host_sequence() const {
 
 Result<RequestLog> parse_request_log(const std::string& text, const std::string& name) {
   const std::vector<std::string> known = {"time_s", "host", "duration_s"};
-  std::istringstream in(text);
+  std::istringstream in{std::string(without_utf8_bom(text))};
   std::string line;
   int line_number = 0;
   std::map<std::string, size_t> column;  // name -> field index

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "models/common/printable.h"
+#include "models/common/utf8_bom.h"
 
 namespace perflab::pipe {
 
@@ -33,7 +34,7 @@ Status line_error(const std::string& at, const std::string& what, const std::str
 
 Result<std::vector<WriteEvent>> parse_trace(const std::string& text, const std::string& where) {
   std::vector<WriteEvent> events;
-  std::istringstream in(text);
+  std::istringstream in{std::string(without_utf8_bom(text))};
   std::string line;
   int number = 0;
   bool header = false;

@@ -1,6 +1,7 @@
 // MakeWorkload: the trace restricted to the classpath; see workload.h.
 #include "models/prefetch/workload.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <unordered_map>
@@ -45,6 +46,13 @@ Workload make_workload(const std::vector<TracedClassLoad>& trace, const std::vec
   }
   workload.jars_used.assign(jars_used.begin(), jars_used.end());
   return workload;
+}
+
+void leave_out_classes_not_in(Workload& workload, const Classpath& classpath) {
+  const auto held = std::remove_if(workload.classes.begin(), workload.classes.end(),
+                                   [&](const std::string& name) { return !classpath.find(name); });
+  workload.not_in_jars += static_cast<std::size_t>(workload.classes.end() - held);
+  workload.classes.erase(held, workload.classes.end());
 }
 
 }  // namespace perflab::prefetch

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/prefetch/class_load_trace.h"
+#include "models/prefetch/classpath.h"
 
 namespace perflab::prefetch {
 
@@ -18,8 +19,14 @@ struct Workload {
   std::vector<std::string> classes;  // load order, each class once
   std::vector<int> jars_used;        // classpath indexes of the JARs the classes come from, ascending
   std::size_t dropped = 0;           // traced loads from JARs not on the classpath
+  std::size_t not_in_jars = 0;       // classes left out by leave_out_classes_not_in
 };
 
 Workload make_workload(const std::vector<TracedClassLoad>& trace, const std::vector<std::string>& classpath);
+
+// Leaves out the classes that no JAR of the classpath holds: classes generated at run time into a JAR's
+// protection domain (cglib's, Guice's) are logged with that JAR as their source, yet the controller has no
+// class file to serve, so they are left out like every other generated class.
+void leave_out_classes_not_in(Workload& workload, const Classpath& classpath);
 
 }  // namespace perflab::prefetch

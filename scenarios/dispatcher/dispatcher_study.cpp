@@ -251,6 +251,13 @@ Study dispatcher_study() {
   study.params = knobs().specs();
   study.complete = complete_from_request_log;
   study.validate = validate;
+  // A request log's arrivals and hosts replace the Poisson arrivals over popularity-picked hosts (calls and
+  // hosts are the log's counts, set by complete_from_request_log).
+  study.unused = [](const Params& params) {
+    return params.has("request_log") && !params.string("request_log").empty()
+               ? std::vector<std::string>{"arrival_rate", "host_popularity"}
+               : std::vector<std::string>{};
+  };
   // A request log is read once per file; the okhttp-jvm points share one JVM, warmed once per workload.
   study.prepare = [](const Params& params) -> Result<PointInputs> {
     const DispatcherOptions o = knobs().options(params);

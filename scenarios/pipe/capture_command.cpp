@@ -131,7 +131,7 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   const std::string name = flags.name.empty() ? fs::path(flags.command[0]).filename().string() : flags.name;
   const std::string command_line = shell_words(flags.command);
 
-  auto created = CaptureFolder::Create(flags.out);
+  auto created = CaptureFolder::Create(flags);
   if (!created.ok()) return fail_input(what + created.status().message());
   CaptureFolder folder = std::move(created).value();
 

@@ -3,6 +3,10 @@
 // cross-parameter rules and the trace each point replays.
 #include "scenarios/pipe/pipe_study.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 namespace perflab::pipe_study {
 
 const Knobs<PipeOptions>& knobs() {
@@ -198,6 +202,20 @@ Result<PointInputs> prepare(const Params& params) {
   return PointInputs(std::make_shared<const TraceInputs>(std::move(trace)));
 }
 
+// The knobs the point's writer does not read (models/pipe/pipeline.cpp): a captured trace has no pack
+// size or rate, the git writer no chunks or trace.
+std::vector<std::string> unused_by_the_writer(const Params& params) {
+  if (!params.has("writer")) return {};  // the micro engine: a real git child
+  static const std::map<std::string, std::vector<std::string>> unused = {
+      {"git", {"chunk_size", "write_rate", "trace", "trace_speed"}},
+      {"fixed", {"pack_rate", "relay_buffer", "relay_cost", "inner_pipe", "trace", "trace_speed"}},
+      {"trace",
+       {"transfer_bytes", "pack_rate", "relay_buffer", "relay_cost", "inner_pipe", "chunk_size",
+        "write_rate"}}};
+  const auto found = unused.find(params.string("writer"));
+  return found == unused.end() ? std::vector<std::string>{} : found->second;
+}
+
 Study pipe_study() {
   Study study;
   study.name = "pipe";
@@ -208,6 +226,7 @@ Study pipe_study() {
   bind_sim(study, sim_metrics(), run_pipe);
   bind_micro(study, micro_metrics(), setup_linux_real);
   study.validate = validate;
+  study.unused = unused_by_the_writer;
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
   study.headline_report = [](const RunTable& table) {

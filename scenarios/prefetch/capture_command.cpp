@@ -34,7 +34,8 @@ struct ClassSources {
   size_t classpath_jars = 0;  // loads from a JAR of the classpath: the workload
   size_t jdk = 0;             // jrt:/ modules and the CDS archive
   size_t other_jars = 0;      // JARs not on the recorded classpath (loaded by the program's own loaders)
-  size_t elsewhere = 0;       // folders, classes defined at run time (__JVM_DefineClass__, proxies, ...)
+  size_t elsewhere = 0;       // folders, classes defined at run time (__JVM_DefineClass__, proxies, ...,
+                              // and those logged from a classpath JAR that does not hold them, as cglib's)
   size_t hidden = 0;          // hidden classes (lambdas, method handles): generated, never loaded by name
   size_t workload = 0;        // distinct classes the study replays
 };
@@ -151,7 +152,7 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   if (!classpath.ok()) return fail_input("capture prefetch: " + classpath.status().message());
   const std::string name = flags.name.empty() ? default_name(*command) : flags.name;
 
-  auto created = CaptureFolder::Create(flags.out);
+  auto created = CaptureFolder::Create(flags);
   if (!created.ok()) return fail_input("capture prefetch: " + created.status().message());
   CaptureFolder folder = std::move(created).value();
 
@@ -214,6 +215,11 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   check.classpath = {classpath_file.string()};
   auto inputs = prefetch_study::load_inputs(check);
   if (!inputs.ok()) return fail_input("capture prefetch: " + inputs.status().message());
+  // Logged from a classpath JAR that does not hold them: generated at run time (cglib), left out.
+  const size_t generated = (*inputs)->workload.not_in_jars;
+  sources.classpath_jars -= generated;
+  sources.elsewhere += generated;
+  sources.workload = (*inputs)->workload.classes.size();
 
   if (InterruptGuard::interrupted()) return capture_interrupted("capture prefetch");
   auto written = folder.commit();

@@ -48,6 +48,7 @@ Result<std::shared_ptr<const JGitInputs>> load_inputs(const JobOptions& options)
         replayed, [&headers](const std::string& name) { return headers.header(name); });
   }
   auto workload = prefetch::make_workload(replayed, *classpath);
+  prefetch::leave_out_classes_not_in(workload, *opened);
   if (workload.classes.empty()) {
     return Status::Error("params.trace: " + trace +
                          ": no class of the trace comes from a JAR of the classpath, expected a "

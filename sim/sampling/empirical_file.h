@@ -1,5 +1,6 @@
-// Reads the sample file of an empirical(file.csv) distribution: a header row (any name) and one value
-// per line, with or without units ("0.02", "20ms"); a plain number is in base units (seconds, bytes).
+// Reads the sample file of an empirical(file.csv) distribution: one value per line, with or without units
+// ("0.02", "20ms"; a plain number is in base units, seconds or bytes), under an optional header row (any
+// name that does not start as a number does). A UTF-8 byte-order mark is ignored.
 #pragma once
 
 #include <filesystem>

@@ -40,6 +40,23 @@ TEST(RequestLogCli, ExampleLogOnTheIncidentSimulation) {
     return -1.0;
   };
   EXPECT_GT(p99("5"), 3 * p99("64"));
+  // The summary's fixed values are those the run used: the log, not the Poisson rate or host popularity
+  // it replaced (the CSV keeps every column).
+  const std::string summary = read_file(dir / "dispatcher-request-log.md");
+  EXPECT_NE(summary.find("request_log = data/example-requests.csv"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("calls = 781"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("arrival_rate"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("host_popularity"), std::string::npos) << summary;
+  EXPECT_EQ(rows[0].at("arrival_rate"), "2000");
+}
+
+TEST(RequestLogCli, WithoutALogTheArrivalKnobsAreShown) {
+  TempDir dir;
+  write_file(dir / "s.toml", incident_scenario("", "calls = 20\n"));
+  auto r = run_perflab("run " + (dir / "s.toml").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("arrival_rate = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host_popularity = "), std::string::npos) << r.out;
 }
 
 TEST(RequestLogCli, ServerTimeAndArrivalsFromTheLog) {

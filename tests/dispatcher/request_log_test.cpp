@@ -29,6 +29,13 @@ TEST(RequestLog, ReadsColumnsByNameAndNumbersHosts) {
   EXPECT_FALSE(no_durations->requests[0].duration_s.has_value());
 }
 
+TEST(RequestLog, Utf8ByteOrderMarkIsIgnored) {
+  auto log = parse_request_log("\xEF\xBB\xBFtime_s,host\r\n0.5,a\r\n", "log.csv");
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->requests.size(), 1U);
+  EXPECT_DOUBLE_EQ(log->requests[0].time_s, 0.5);
+}
+
 TEST(RequestLog, BadInputNamesTheLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "log.csv: empty file, expected a header time_s,host[,duration_s]"},

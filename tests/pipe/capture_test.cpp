@@ -1,11 +1,12 @@
 // `perflab capture pipe` end to end on commands that are not git: coreutils' seq (it writes through stdio),
 // a Python program and a dash script: each trace holds every byte written, and the scenario written replays
 // them through every pump and pipe size. Bad inputs: a failing command (its stderr in the error), a command
-// that is not there, a trace with a bad line; each exits 2 and writes nothing. SIGINT and SIGTERM leave no
-// process and nothing written.
+// that is not there, a trace with a bad line, an --out that holds a capture already, a --name that is a
+// path; each exits 2 and writes nothing. SIGINT and SIGTERM leave no process and nothing written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 
 #include "tests/sim/cli_runner.h"
@@ -60,6 +61,10 @@ TEST(CapturePipe, SeqTraceHoldsEveryByteAndReplays) {
   ASSERT_EQ(ran.status, 0) << ran.err;
   auto rows = parse_csv(read_file(dir / "run" / "pipe-seq.csv"));
   ASSERT_EQ(rows.size(), 3U * 3U * 4U);  // pumps x mechanisms x pipe sizes
+  // The summary shows the knobs the replay used, not the git writer's pack size and rate.
+  EXPECT_NE(ran.out.find("writer = trace"), std::string::npos) << ran.out;
+  EXPECT_EQ(ran.out.find("transfer_bytes"), std::string::npos) << ran.out;
+  EXPECT_EQ(ran.out.find("pack_rate"), std::string::npos) << ran.out;
   for (const auto& row : rows) {
     EXPECT_EQ(row.at("error"), "");
     EXPECT_GT(std::stod(row.at("reads")), 0);
@@ -123,7 +128,7 @@ TEST(CapturePipe, AFailingCommandsStderrIsInTheError) {
 }
 
 // SIGINT or SIGTERM, to perflab alone or to its group, stops the command and what it started (its own
-// process group), and leaves nothing in --out but what was there.
+// process group), and leaves nothing in --out but what was there (--force: --out holds a file already).
 class CapturePipeStopped : public AdoptsOrphans, public ::testing::WithParamInterface<StopSignal> {};
 
 TEST_P(CapturePipeStopped, StopsTheCommandAndWritesNothing) {
@@ -131,10 +136,10 @@ TEST_P(CapturePipeStopped, StopsTheCommandAndWritesNothing) {
   const fs::path out = dir / "capture";
   fs::create_directories(out);
   write_file(out / "keep.txt", "the user's");
-  expect_signal_leaves_no_process(
-      PERFLAB_BINARY,
-      {"capture", "pipe", "--out", out.string(), "--", "sh", "-c", "printf started; sleep 60; echo never"},
-      "sleep 60", GetParam().signal, GetParam().to, dir / "err");
+  expect_signal_leaves_no_process(PERFLAB_BINARY,
+                                  {"capture", "pipe", "--out", out.string(), "--force", "--", "sh", "-c",
+                                   "printf started; sleep 60; echo never"},
+                                  "sleep 60", GetParam().signal, GetParam().to, dir / "err");
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(out)) left.push_back(entry.path().filename());
   EXPECT_EQ(left, std::vector<std::string>{"keep.txt"});
@@ -153,6 +158,44 @@ TEST(CapturePipe, FailingOrMissingCommandIsRefusedAndNothingWritten) {
   auto missing = run_perflab("capture pipe --out " + (dir / "b").string() + " -- no-such-command-here");
   EXPECT_EQ(missing.status, 2);
   EXPECT_FALSE(fs::exists(dir / "b"));
+}
+
+// A second capture into a folder that holds one would overwrite its scenario and orphan its traces: it is
+// refused and the first capture's files are left as they were; --force writes over files of the same name.
+TEST(CapturePipe, SecondCaptureIntoTheSameFolderIsRefused) {
+  TempDir dir;
+  const fs::path out = dir / "capture";
+  ASSERT_EQ(run_perflab("capture pipe --out " + out.string() + " --name mine -- seq 1 10").status, 0);
+  const std::string first = read_file(out / "mine.toml");
+
+  auto again = run_perflab("capture pipe --out " + out.string() + " --name mine -- seq 1 20");
+  EXPECT_EQ(again.status, 2) << again.err;
+  EXPECT_NE(again.err.find("--out " + out.string() +
+                           " already holds mine.64KiB.writes.csv, mine.toml, expected a new or empty folder"),
+            std::string::npos)
+      << again.err;
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(read_file(out / "mine.toml"), first);
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()), 2);
+
+  auto forced = run_perflab("capture pipe --out " + out.string() + " --force --name mine -- seq 1 20");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+}
+
+// --name is the files' stem inside --out: a path or a name the JVM's -Xlog or TOML would misread is
+// refused before anything runs, and --out is not made.
+TEST(CapturePipe, NameThatIsNotAPlainFileNameIsRefused) {
+  TempDir dir;
+  for (const std::string name : {"a/b", "../x", ".hidden", "-x", "a b", "a:b"}) {
+    auto r =
+        run_perflab("capture pipe --out " + (dir / "out").string() + " --name '" + name + "' -- seq 1 10");
+    EXPECT_EQ(r.status, 2) << name << ": " << r.err;
+    EXPECT_NE(r.err.find("--name \"" + name + "\" is not a plain file name"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out")) << name;
+  }
+  auto fine = run_perflab("capture pipe --out " + (dir / "out").string() + " --name my_seq-2.v1 -- seq 1 10");
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  EXPECT_TRUE(fs::exists(dir / "out" / "my_seq-2.v1.toml"));
 }
 
 TEST(CapturePipe, TraceWithABadLineIsRefused) {

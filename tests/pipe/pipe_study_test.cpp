@@ -57,26 +57,26 @@ TEST(PipeStudy, BadParametersAreRefusedBeforeAnythingRuns) {
              "[scenario]\nname = \"e\"\nstudy = \"pipe\"\nengine = \"sim\"\n[network]\nlatency = \"0ms\"\n"
              "bandwidth = \"1GBps\"\n[params]\npump = \"nuprocess-epoll\"\nplatform = \"windows\"\n");
   CliResult epoll = run_perflab("run " + (dir / "epoll.toml").string());
-  EXPECT_NE(epoll.status, 0);
+  EXPECT_EQ(epoll.status, 2) << epoll.err;
   EXPECT_NE(epoll.err.find("nuprocess-epoll"), std::string::npos) << epoll.err;
   write_file(dir / "bad.csv", "time_s,bytes\n0,-3\n");
   CliResult trace =
       run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set 'params.trace=\"" +
                   (dir / "bad.csv").string() + "\"'");
-  EXPECT_NE(trace.status, 0);
+  EXPECT_EQ(trace.status, 2) << trace.err;
   EXPECT_NE(trace.err.find("bad.csv:2"), std::string::npos) << trace.err;
   CliResult missing = run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set " +
                                   "'params.trace=\"/nonexistent/w.csv\"'");
-  EXPECT_NE(missing.status, 0);
+  EXPECT_EQ(missing.status, 2) << missing.err;
   CliResult zero = run_perflab("run " + kScenario + " --set 'params.transfer_bytes=\"0B\"'");
-  EXPECT_NE(zero.status, 0);
+  EXPECT_EQ(zero.status, 2) << zero.err;
   EXPECT_NE(zero.err.find("transfer_bytes"), std::string::npos) << zero.err;
   CliResult cost = run_perflab("run " + kScenario + " --set 'params.relay_cost=\"-1us\"'");
-  EXPECT_NE(cost.status, 0);
+  EXPECT_EQ(cost.status, 2) << cost.err;
   EXPECT_NE(cost.err.find("relay_cost"), std::string::npos) << cost.err;
   CliResult speed =
       run_perflab("run " + kScenario + " --set 'params.writer=\"trace\"' --set params.trace_speed=0");
-  EXPECT_NE(speed.status, 0);
+  EXPECT_EQ(speed.status, 2) << speed.err;
   EXPECT_NE(speed.err.find("trace_speed"), std::string::npos) << speed.err;
 }
 

@@ -126,6 +126,9 @@ TEST(Trace, MalformedOrMissingFilesAreReported) {
   EXPECT_DOUBLE_EQ((*copied)[1].copy_s, 0);
   EXPECT_FALSE(parse_trace("time_s,bytes,copied_s\n0.5,9,0.4\n", "t").ok());
   EXPECT_FALSE(parse_trace("time_s,bytes,copied_s\n0.5,9\n", "t").ok());
+  auto excel = parse_trace("\xEF\xBB\xBFtime_s,bytes\n0,5\n", "t");  // a UTF-8 byte-order mark
+  ASSERT_TRUE(excel.ok()) << excel.status().message();
+  EXPECT_EQ((*excel)[0].bytes, 5U);
   EXPECT_NE(load_trace("/nonexistent/trace.csv").status().message().find("cannot read"), std::string::npos);
 }
 

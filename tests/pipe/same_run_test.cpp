@@ -67,24 +67,12 @@ TEST(SameRun, ARecordThatDoesNotAddUpIsRefused) {
   EXPECT_FALSE(same_run_from(run).ok());
 }
 
-// The behaviour check. Real upload-pack serving a clone of an 8 MiB repository, three runs per pipe size,
-// 0.2 s apart; each run's own writes replayed into the model with the pipe the kernel set and the latency
-// and read cost measured in that run. Tolerance: the median of the three model/kernel read ratios within
-// 25% of 1. On this 2-core shared VM, 28 spaced runs of the 32 MiB clone at 8 KiB - 1 MiB gave per-run
-// ratios of 0.94-1.29 (one 1.65, a pump that lost its CPU) and medians per size of 1.03-1.09; the model
-// without the reader's wake latency gives 1.45-1.48 at 64 KiB on the same runs, and the old strace trace
-// was 3.5x off, so 25% passes the model's noise and fails either mistake.
-//
-// The ratio is judged only where the pump is the one the model stands for: an optimised build without a
-// sanitizer. The ASan build (Debug, instrumented) reads several times slower and, under ctest -j2, gave
-// 0.51, 0.58 and 0.76 at 64 KiB once; there the runs are still made and checked for every byte and every
-// write recorded.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-constexpr bool kJudgeTheRatio = true;
-#else
-constexpr bool kJudgeTheRatio = false;
-#endif
-
+// Real upload-pack serving a clone of an 8 MiB repository, three runs per pipe size, 0.2 s apart: each
+// run's own writes (every byte, every write recorded) replay into the model with the pipe the kernel set
+// and the latency and read cost measured in that run, and the model moves every byte. How close the
+// model's read count comes to the kernel's depends on how the kernel scheduled the pump in that run, so it
+// is a measurement, not a test: `perflab validate pipe` (scenarios/pipe/validate.toml) judges it against
+// criteria fixed in advance, with enough repetitions; here the ratios are only recorded (--gtest_output).
 TEST(SameRun, TheModelMakesTheKernelsReadsOnTheRunsOwnWrites) {
   if (built_write_recorder().empty()) GTEST_SKIP() << "perflab_write_recorder is not built";
   TempFolder dir;
@@ -113,10 +101,8 @@ TEST(SameRun, TheModelMakesTheKernelsReadsOnTheRunsOwnWrites) {
       usleep(200000);
     }
     std::sort(ratios.begin(), ratios.end());
-    if (kJudgeTheRatio) {
-      EXPECT_NEAR(ratios[1], 1.0, 0.25) << "pipe " << pipe_size << ": model/kernel reads " << ratios[0]
-                                        << ", " << ratios[1] << ", " << ratios[2];
-    }
+    ::testing::Test::RecordProperty("model_over_kernel_reads_median_pipe_" + std::to_string(pipe_size),
+                                    std::to_string(ratios[1]));
   }
 }
 

@@ -135,5 +135,23 @@ TEST(PrefetchWorkload, KeepsClasspathJarsInOrderOnceAndMatchesLinkedPaths) {
   EXPECT_EQ(workload.dropped, 1u);
 }
 
+// cglib defines its generated classes in the protection domain of the JAR it enhances, so the JVM logs them
+// with that JAR as their source; the JAR has no class file for them, and they are left out.
+TEST(PrefetchWorkload, ClassesLoggedFromAJarThatDoesNotHoldThemAreLeftOut) {
+  testing::TempDirectory directory;
+  const std::string jar = directory.file("guice.jar");
+  ASSERT_TRUE(testing::write_zip(jar, {{"p/Service.class", "class bytes"}}));
+  const std::vector<TracedClassLoad> trace = {{"p.Service", jar, 1},
+                                              {"p.Service$$EnhancerByGuice$$1a2b", jar, 2}};
+  Workload workload = make_workload(trace, {jar});
+  ASSERT_EQ(workload.classes.size(), 2u);
+  Result<Classpath> classpath = Classpath::Open({jar});
+  ASSERT_TRUE(classpath.ok()) << classpath.status().message();
+  leave_out_classes_not_in(workload, *classpath);
+  EXPECT_EQ(workload.classes, (Names{"p.Service"}));
+  EXPECT_EQ(workload.not_in_jars, 1u);
+  EXPECT_EQ(workload.dropped, 0u);
+}
+
 }  // namespace
 }  // namespace perflab::prefetch

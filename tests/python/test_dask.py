@@ -40,13 +40,25 @@ def test_failed_runs_on_workers_are_rows(client):
     scenario = dict(SWEEP, sweep={"requests": [1, 2], "fault": ["none", "abort"]})
     remote = perflab.run(scenario, client=client, progress=False)
     pd.testing.assert_frame_equal(remote, perflab.run(scenario, progress=False))
-    assert (remote["error"] != "").sum() == 2 * 3
+    assert remote["error"].notna().sum() == 2 * 3
     assert remote.loc[remote["fault"] == "abort", "error"].str.contains("crashed").all()
+
+
+def rescheduled_slices(client) -> set:
+    """The perflab slices (Dask keys "perflab-…-runs-FIRST-LAST") the scheduler took back from a worker while
+    they were processing (its transition log: processing -> released/waiting), i.e. retried elsewhere."""
+    def on_scheduler(dask_scheduler):
+        return {entry[0] for entry in dask_scheduler.transition_log
+                if str(entry[0]).startswith("perflab-") and entry[1] == "processing"
+                and entry[2] in ("released", "waiting", "no-worker")}
+
+    return client.run_on_scheduler(on_scheduler)
 
 
 def test_a_worker_killed_mid_sweep_is_retried(client):
     scenario = dict(SWEEP, sweep={"requests": [5000 + i for i in range(30)]})
     expected = perflab.run(scenario, progress=False)
+    retried_before = rescheduled_slices(client)
     pids = client.run(os.getpid)
     result = {}
     sweep = threading.Thread(target=lambda: result.update(df=perflab.run(scenario, client=client, progress=False)))
@@ -60,6 +72,9 @@ def test_a_worker_killed_mid_sweep_is_retried(client):
     sweep.join(timeout=120)
     assert not sweep.is_alive()
     pd.testing.assert_frame_equal(result["df"], expected)
+    retried = rescheduled_slices(client) - retried_before
+    assert retried, "no slice was taken back from the killed worker: nothing was retried"
+    assert all(key.startswith("perflab-dask-pp-") for key in retried), retried
     client.wait_for_workers(2, timeout=30)  # the nanny restarted the killed worker
 
 

@@ -38,6 +38,15 @@ def test_run_equals_the_cli_csv(tmp_path, cli):
     assert frame.attrs["perflab"]["param_columns"][:3] == ["requests", "request_size", "reply_size"]  # study order
 
 
+def test_read_results_drops_a_byte_order_mark(tmp_path, cli):
+    file = write_toml(tmp_path, PINGPONG)
+    cli("run", file, "--seeds", 1, "--out", tmp_path / "out")
+    csv = (tmp_path / "out" / "pp.csv").read_bytes()
+    (tmp_path / "excel.csv").write_bytes(b"\xef\xbb\xbf" + csv)  # as Excel's "CSV UTF-8" saves it
+    pd.testing.assert_frame_equal(perflab.read_results(tmp_path / "excel.csv"),
+                                  perflab.read_results(tmp_path / "out" / "pp.csv"))
+
+
 def test_prefetch_headline_matches_the_cli_with_overrides(tmp_path, cli, root):
     sets = {"sweep.prefetch_depth": [0, 2], "params.prune_threshold": 1}
     cli("run", root / "scenarios" / "prefetch" / "jgit-clone.toml", "--seeds", 2, "--set",
@@ -63,12 +72,14 @@ def test_columns_are_typed_in_base_units():
     assert (frame["network.bandwidth"] == 100e6).all()
     assert pd.api.types.is_numeric_dtype(frame["reply_size"])
     assert frame["network.latency"].iloc[0].startswith("uniform(")  # distributions stay text
+    assert frame[frame.error.notna()].empty  # every run succeeded: no row reads as failed
 
 
 def test_failed_runs_are_rows_with_their_reason():
     scenario = dict(PINGPONG, sweep={"requests": [1], "fault": ["none", "abort"]})
     frame = perflab.run(scenario, seeds=1, progress=False)
-    assert list(frame["error"] == "") == [True, False]
+    assert list(frame["error"].isna()) == [True, False]
+    assert list(frame[frame.error.notna()]["fault"]) == ["abort"]  # the failed rows, and only them
     assert "crashed" in frame["error"].iloc[1]
     summary = perflab.summarize(frame)
     assert list(summary["failed"]) == [0, 1]
@@ -138,5 +149,13 @@ def test_the_set_up_makes_perflab_importable_from_any_directory(tmp_path, root):
     done = subprocess.run(["/usr/bin/python3", "-c", "import perflab; print(perflab.__file__)"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     if done.returncode != 0 and "No module named" in done.stderr:
-        pytest.skip("scripts/setup.sh has not put perflab.pth in place on this machine")
+        pytest.skip("scripts/setup.sh (scripts/python-path) has not put a perflab .pth in place on this machine")
     assert done.returncode == 0, done.stderr
+
+
+def test_a_file_knob_that_is_not_a_file_says_what_it_is(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    for path, what in ((tmp_path, "is a folder"), ("/dev/zero", "is a device"),
+                       (tmp_path / "fifo", r"is a named pipe \(FIFO\)")):
+        with pytest.raises(ValueError, match=f'"{path}" {what}, expected a readable file'):
+            perflab.run("share/download-12mib", set={"params.file": str(path)}, seeds=1, progress=False)

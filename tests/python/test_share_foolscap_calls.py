@@ -18,8 +18,7 @@ def test_measures_every_shape_on_both_sides(tmp_path):
     for row in rows:
         assert float(row["client_us_per_call"]) > 0, row
         assert float(row["server_us_per_call"]) > 0, row
-    by_shape = {r["shape"]: r for r in rows}
-    # A vector of 16 spans is more work than one span on both sides (more Banana tokens).
-    for side in ("client_us_per_call", "server_us_per_call"):
-        assert float(by_shape["readv 16 x 32 B"][side]) > float(by_shape["readv 1 x 32 B"][side])
+    assert {"readv 1 x 32 B", "readv 16 x 32 B"} <= {r["shape"] for r in rows}
+    # How much more a vector of 16 spans costs than one is the measurement itself (CPU time on a shared
+    # machine), read from its table, never asserted here.
     assert "foolscap" in out.with_suffix(".md").read_text()

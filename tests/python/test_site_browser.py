@@ -105,6 +105,36 @@ def test_a_plot_shows_every_seed_and_the_seed_s_numbers(site):
     assert f"seed {first['seed']}: duration_s = {first['duration_s']:.4g}" in picture
 
 
+def test_no_page_scrolls_sideways_on_a_390_px_phone(site):
+    # A phone as Chromium emulates one (a mobile viewport: a page without a viewport meta is laid out 980 px
+    # wide and scrolls sideways once zoomed to read). A wide table may scroll inside its own box; the page
+    # may not, and the index's headline figures are on screen, each under its column's name.
+    phone = chromium(800, 844)
+    try:
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        for page in pages(site):
+            phone.get(page.as_uri())
+            width, scroll = phone.execute_script(
+                "return [document.documentElement.clientWidth, document.documentElement.scrollWidth]")
+            assert width == 390, f"{page.name}: laid out {width} px wide on a 390 px phone"
+            assert scroll <= width, f"{page.name}: {scroll - width} px to scroll sideways at 390 px"
+        phone.get((site / "index.html").as_uri())
+        rows = phone.find_elements(By.CSS_SELECTOR, "table.index tbody tr")
+        assert rows
+        for row in rows:
+            cells = row.find_elements(By.TAG_NAME, "td")
+            for cell, label in zip(cells[2:5], ("headline ratio: ", "perflab: ", "seed: ")):
+                box = phone.execute_script("const r = arguments[0].getBoundingClientRect(); "
+                                           "return [r.left, r.right];", cell)
+                assert 0 <= box[0] and box[1] <= 390, f"{cells[0].text}: {label}at {box}, off screen"
+                assert phone.execute_script(
+                    "return getComputedStyle(arguments[0], '::before').content", cell) == f'"{label}"'
+        screenshot(phone, "index-390px")
+    finally:
+        phone.quit()
+
+
 def test_the_index_reads_at_1280_px(site, driver):
     # no horizontal scroll; each finding on a few lines, not a word a line; commit and date in sight and
     # the rest of the run record folded until asked for

@@ -4,6 +4,10 @@
 // are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "tests/sim/cli_runner.h"
 #include "tests/sim/no_orphans.h"
 
@@ -145,6 +149,65 @@ TEST(Validate, TheSummaryFileRecordsItsRun) {
   EXPECT_NE(summary.find("\n- ran 20"), std::string::npos) << summary;
   EXPECT_NE(summary.find(" at commit "), std::string::npos) << summary;
   EXPECT_NE(summary.find("validate share --quick"), std::string::npos) << summary;
+}
+
+// A scenarios folder (PERFLAB_SCENARIOS) whose share study is the shipped one but for validate.toml's
+// [validate] criteria, each "KEY = VALUE" line of `criteria` replacing the line of that key.
+fs::path share_with_criteria(const TempDir& dir, const std::vector<std::string>& criteria) {
+  const fs::path shipped = fs::path(PERFLAB_SCENARIOS) / "share";
+  const fs::path study = dir / "scenarios" / "share";
+  fs::create_directories(study);
+  for (const auto& entry : fs::directory_iterator(shipped))
+    if (entry.path().filename() != "validate.toml")
+      fs::create_symlink(entry.path(), study / entry.path().filename());
+  std::istringstream in(read_file(shipped / "validate.toml"));
+  std::string text;
+  for (std::string line; std::getline(in, line);) {
+    for (const std::string& criterion : criteria) {
+      if (line.rfind(criterion.substr(0, criterion.find(" = ") + 3), 0) == 0) line = criterion;
+    }
+    text += line + "\n";
+  }
+  write_file(study / "validate.toml", text);
+  return dir / "scenarios";
+}
+
+const char* const kSmallValidation =
+    "validate share --quick --set params.file_size='\"256KiB\"' --set 'network.latency=\"constant(2ms)\"'";
+
+// The verdict is the exit status, end to end: criteria no real run can meet (sim and real alike to 1e-12)
+// fail, exit 1, the table saying which; criteria any run meets hold, exit 0. (Those judge loop_calls
+// alone: its ranks over the points are the loop policies' and never reorder; the durations' do, and no
+// Spearman bound >= 0 holds for every run.)
+TEST(Validate, AFailedCriterionExitsOneAndHeldCriteriaExitZero) {
+  TempDir dir;
+  auto failed =
+      run_perflab(kSmallValidation,
+                  {{"PERFLAB_SCENARIOS",
+                    share_with_criteria(dir, {"mean_abs_log = 1e-12", "max_abs_log = 1e-12"}).string()}});
+  EXPECT_EQ(failed.status, 1) << failed.err;
+  EXPECT_NE(failed.out.find("| mean abs ln(real/sim) |"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("| <= 1e-12 | **no** |"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("Verdict: **a criterion failed**"), std::string::npos) << failed.out;
+
+  TempDir lenient;
+  auto held = run_perflab(
+      kSmallValidation,
+      {{"PERFLAB_SCENARIOS",
+        share_with_criteria(lenient, {"metrics = [\"loop_calls\"]", "mean_abs_log = 10", "max_abs_log = 10",
+                                      "ratio_tolerance = 100", "spearman = 0"})
+            .string()}});
+  EXPECT_EQ(held.status, 0) << held.out << held.err;
+  EXPECT_EQ(held.out.find("**no**"), std::string::npos) << held.out;
+}
+
+TEST(Validate, AMalformedCriterionIsBadInput) {
+  TempDir dir;
+  auto r = run_perflab(kSmallValidation,
+                       {{"PERFLAB_SCENARIOS", share_with_criteria(dir, {"spearman = \"high\""}).string()}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("validate.toml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("spearman"), std::string::npos) << r.err;
 }
 
 TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {

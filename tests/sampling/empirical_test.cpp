@@ -70,6 +70,38 @@ TEST_F(SamplingEmpirical, ToleratesCrLfBlankLinesAndNoFinalNewline) {
   EXPECT_EQ(*values, (std::vector<double>{4096, 65536, 1e6}));
 }
 
+TEST_F(SamplingEmpirical, HeaderlessFileKeepsItsFirstValue) {
+  write("values.csv", "0.004\n2ms\n");
+  Result<std::vector<double>> values = read_empirical_values(dir_ / "values.csv", Quantity::kDuration);
+  ASSERT_TRUE(values.ok()) << values.status().message();
+  EXPECT_EQ(*values, (std::vector<double>{0.004, 0.002}));
+
+  write("one.csv", " 64 KiB\r\n");
+  Result<std::vector<double>> one = read_empirical_values(dir_ / "one.csv", Quantity::kSize);
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(*one, (std::vector<double>{65536}));
+}
+
+TEST_F(SamplingEmpirical, HeaderlessBadFirstValueNamesLineOne) {
+  const std::string message = error_of("-1\n2ms\n");
+  EXPECT_NE(message.find(path("bad.csv") + ":1: \"-1\": a duration cannot be negative"), std::string::npos)
+      << message;
+}
+
+TEST_F(SamplingEmpirical, ByteOrderMarkIsIgnored) {
+  write("excel.csv", "\xEF\xBB\xBFlatency\r\n1ms\r\n");
+  Result<std::vector<double>> with_header = read_empirical_values(dir_ / "excel.csv", Quantity::kDuration);
+  ASSERT_TRUE(with_header.ok()) << with_header.status().message();
+  EXPECT_EQ(*with_header, (std::vector<double>{0.001}));
+
+  write("bare.csv",
+        "\xEF\xBB\xBF"
+        "3ms\n1ms\n");
+  Result<std::vector<double>> headerless = read_empirical_values(dir_ / "bare.csv", Quantity::kDuration);
+  ASSERT_TRUE(headerless.ok()) << headerless.status().message();
+  EXPECT_EQ(*headerless, (std::vector<double>{0.003, 0.001}));
+}
+
 TEST_F(SamplingEmpirical, AbsoluteAndQuotedPaths) {
   write("one.csv", "x\n3ms\n");
   Result<Distribution> absolute =

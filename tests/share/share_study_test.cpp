@@ -1,9 +1,13 @@
 // The share study through the perflab binary: the headline's loop counts on the simulated LAN, the same
 // CSV whatever --jobs, the timeline's loop spans, and bad parameters refused before anything runs.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "models/share/layout.h"
 #include "scenarios/share/share_study.h"
@@ -202,6 +206,18 @@ TEST(ShareStudy, FileBadInputs) {
       run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "none.bin").string() + "\"'");
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("none.bin\" does not exist"), std::string::npos) << missing.err;
+  // Not a file: each says what it is, not "does not exist".
+  std::filesystem::create_directories(dir / "folder");
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
+  for (const auto& [path, what] : std::vector<std::pair<std::string, std::string>>{
+           {(dir / "folder").string(), "is a folder"},
+           {"/dev/zero", "is a device"},
+           {(dir / "fifo").string(), "is a named pipe (FIFO)"}}) {
+    auto r = run_perflab("run " + kHeadline + " --set 'params.file=\"" + path + "\"'");
+    EXPECT_EQ(r.status, 2) << path;
+    EXPECT_NE(r.err.find("\"" + path + "\" " + what + ", expected a readable file"), std::string::npos)
+        << r.err;
+  }
   write_file(dir / "small.bin", "0123456789");
   auto conflict = run_perflab("run " + kHeadline + " --set 'params.file=\"" + (dir / "small.bin").string() +
                               "\"' --set params.file_size='\"1MiB\"'");

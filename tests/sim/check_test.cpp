@@ -274,6 +274,10 @@ TEST(Check, MissingOrMalformedResultsAreErrorsNotPasses) {
   EXPECT_NE(not_number.status().message().find("nan.csv:2: count = \"ten\" is not a number"),
             std::string::npos);
 
+  testing::write_file(dir / "excel.csv", "\xEF\xBB\xBFx,seed,count,time_s,error\n1,1,10,1.0,\n");
+  auto with_bom = read_results(f.scenario, dir / "excel.csv");
+  EXPECT_TRUE(with_bom.ok()) << with_bom.status().message();
+
   testing::write_file(dir / "columns.csv", "x,seed,count,error\n");
   auto no_column = read_results(f.scenario, dir / "columns.csv");
   ASSERT_FALSE(no_column.ok());

@@ -9,8 +9,10 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "sim/commands.h"
 #include "sim/micro_engine.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -93,7 +95,11 @@ TEST(SimMicroEngine, RunsRepetitionsAndReportsTheMedian) {
 }
 
 // set_up and tear_down sleep 100 ms each and log their calls; run() only logs. `fail` makes set_up fail.
+// fixture_untimed: per run, how long its set_up and its tear_down took (steady_clock, as Google Benchmark
+// reads time). A repetition timed with either holds all of that call's time; one timed without holds only
+// run(), which does nothing.
 std::vector<std::string> fixture_log;
+std::vector<std::pair<double, double>> fixture_untimed;
 Study fixture_study() {
   Study study;
   study.name = "test-fixture";
@@ -105,7 +111,9 @@ Study fixture_study() {
     MicroWorkload workload;
     workload.set_up = [fail] {
       fixture_log.push_back("set_up");
+      const auto start = std::chrono::steady_clock::now();
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      fixture_untimed.emplace_back(seconds_since(start), 0.0);
       return fail ? Status::Error("no fixture today") : Status::OK();
     };
     workload.run = [] {
@@ -114,7 +122,9 @@ Study fixture_study() {
     };
     workload.tear_down = [] {
       fixture_log.push_back("tear_down");
+      const auto start = std::chrono::steady_clock::now();
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      fixture_untimed.back().second = seconds_since(start);
     };
     workload.report = [](double seconds, const Metrics&) { return Metrics{{"seconds", seconds}}; };
     return workload;
@@ -126,6 +136,7 @@ const StudyRegistration fixture_registration(fixture_study);
 
 TEST(SimMicroEngine, SetUpAndTearDownRunAroundEachRepetitionOffTheClock) {
   fixture_log.clear();
+  fixture_untimed.clear();
   Params params;
   params.set("fail", ParamValue{false, "false"});
   auto result = run_micro(*find_study("test-fixture"), params, PointInputs{}, 2);
@@ -134,8 +145,11 @@ TEST(SimMicroEngine, SetUpAndTearDownRunAroundEachRepetitionOffTheClock) {
   EXPECT_EQ(fixture_log, (std::vector<std::string>{"set_up", "run", "tear_down", "set_up", "run", "tear_down",
                                                    "set_up", "run", "tear_down"}));
   ASSERT_EQ(result->repetitions.size(), 2U);
-  for (double seconds : result->repetitions) {
-    EXPECT_LT(seconds, 0.05);  // each sleep is 0.1 s; timed, a repetition would take 0.2 s
+  ASSERT_EQ(fixture_untimed.size(), 3U);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto [set_up, tear_down] = fixture_untimed[i + 1];  // after the warm-up's
+    EXPECT_LT(result->repetitions[i], set_up) << "repetition " << i << " was timed with its set_up";
+    EXPECT_LT(result->repetitions[i], tear_down) << "repetition " << i << " was timed with its tear_down";
   }
 }
 

@@ -6,13 +6,25 @@ summarise and fit them, and poke at the bound C++ models (perflab.models).
     perflab.summarize(df)
     perflab.fit_power(df, "prefetch_depth", "rpcs")
 
-The C++ core is the _perflab extension, built into build/python/ by the README's set-up."""
+The C++ core is the _perflab extension, built into build/python/ by the README's set-up; when PYTHONPATH
+does not name a build, the package takes its own checkout's build/python."""
 
+import pathlib
 import sys
 
 import pandas as pd
 
-import _perflab
+try:
+    import _perflab
+except ModuleNotFoundError:  # not on the path (PYTHONPATH names a build): this checkout's own build's
+    _BUILD = pathlib.Path(__file__).resolve().parents[3] / "build" / "python"
+    sys.path.append(str(_BUILD))
+    try:
+        import _perflab
+    except ModuleNotFoundError as _missing:
+        raise ImportError(f"perflab ({pathlib.Path(__file__).parent}) needs its C++ extension _perflab, which "
+                          f"is not built in {_BUILD}: run `cmake --build build --target _perflab` in "
+                          f"{_BUILD.parents[1]} (or scripts/setup.sh there)") from _missing
 import reference_table
 from _perflab import models
 

@@ -11,6 +11,23 @@ import uuid
 from .rows import run_slice
 
 
+def client_of(client):
+    """A dask.distributed Client: `client` itself, or a new one connected to the scheduler at an address
+    ("tcp://host:8786", "host:8786"); ValueError naming the address when no scheduler answers there."""
+    from distributed import Client
+
+    if not isinstance(client, str):
+        if not hasattr(client, "scheduler_info"):
+            raise ValueError(f"client={client!r} is not a dask.distributed Client, expected a Client or a "
+                             f"scheduler address such as \"tcp://host:8786\"")
+        return client
+    try:
+        return Client(client, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ValueError(f"no Dask scheduler answers at {client!r} ({error}), expected the address of a "
+                         f"running scheduler, such as \"tcp://host:8786\"") from None
+
+
 def slices_of(runs: int, workers: int) -> list:
     """Contiguous slices of run indices as (first, last), about four per worker so a slow slice does not
     hold the end up (never the indices themselves: a 10^7-run sweep is a few hundred pairs)."""

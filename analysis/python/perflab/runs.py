@@ -25,12 +25,14 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     seeds: replications per grid point (overrides [scenario] seeds).
     cases: names of the scenario's [[case]]s to run (perflab run --case), e.g. ["windows-64k"]; default all.
     jobs: runs in parallel on this machine (default: the cores for the sim engine, 1 for the micro engine).
-    client: a dask.distributed.Client: the runs are spread over its workers instead; the DataFrame is the
-        same, row for row. A worker that dies has its runs retried by Dask.
+    client: a dask.distributed.Client, or a scheduler's address ("tcp://host:8786"): the runs are spread
+        over its workers instead; the DataFrame is the same, row for row. A worker that dies has its runs
+        retried by Dask. (The CLI: perflab run FILE --scheduler tcp://host:8786.)
     progress: a progress line on stderr, when it is a terminal or a notebook (never into a log file).
 
     Numbers are in base units (sizes in bytes, durations in seconds, rates in bytes/s); a failed run is a row
-    whose "error" says why. Bad input raises ValueError with the CLI's "where: what, expected" message.
+    whose "error" says why, and "error" is None for a good row (df[df.error.notna()]: the failed runs).
+    Bad input raises ValueError with the CLI's "where: what, expected" message.
     """
     source = source_of(scenario, set, seeds, cases)
     loaded = source.load()
@@ -38,9 +40,14 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise ValueError(f"jobs={jobs!r} is not valid, expected an integer >= 1")
     if client is not None:
-        from .distributed import run_rows_on  # Dask is imported only when a client is given
+        from .distributed import client_of, run_rows_on  # Dask is imported only when a client is given
 
-        rows = run_rows_on(client, source, loaded, progress)
+        connected = client_of(client)
+        try:
+            rows = run_rows_on(connected, source, loaded, progress)
+        finally:
+            if connected is not client:
+                connected.close()
     else:
         if jobs is None:
             jobs = 1 if loaded.engine == "micro" else (os.cpu_count() or 1)
@@ -62,10 +69,12 @@ def frame_of(scenario, rows: list) -> pd.DataFrame:
 
 
 def read_csv_text(text: str) -> pd.DataFrame:
-    """A perflab CSV as a DataFrame: numbers as numbers, an empty error as ""."""
+    """A perflab CSV as a DataFrame: numbers as numbers; "error" is None for a good row, so
+    df[df.error.notna()] are the failed runs."""
     frame = pd.read_csv(io.StringIO(text))
     if "error" in frame.columns:
-        frame["error"] = frame["error"].fillna("").astype(str)
+        errors = frame["error"].astype(object)
+        frame["error"] = errors.where(errors.notna() & (errors.astype(str) != ""), None)
     return frame
 
 

@@ -21,6 +21,7 @@ PROVENANCE = ["commit", "dirty", "date", "host", "machine", "compiler", "simgrid
 
 def page(title: str, body: str, nav: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
             "<link rel=\"stylesheet\" href=\"site.css\"></head>\n<body>\n"
             f"<nav>{nav}</nav>\n<main>\n{body}\n</main>\n<div id=\"tip\" role=\"tooltip\"></div>\n"
