@@ -32,7 +32,7 @@ CalibrationHook calibration_fit() {
       LockCostTally tally;
       tally.sections = metric("lock_acquisitions");
       tally.moves = metric("lock_moves");
-      tally.idle_sections = metric("idle_sections");
+      tally.idle_decades = row.metrics.at("idle_decades");
       tally.cold_ops = metric("cold_ops");
       tally.ops = metric("ops_under_lock");
       tally.ops_doublings = row.metrics.at("ops_doublings");

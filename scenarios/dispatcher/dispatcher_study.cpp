@@ -86,7 +86,7 @@ const Knobs<DispatcherOptions>& knobs() {
                "sim: more hold when the section's thread is not the lock's last holder (a calibration)")
         .only(sim);
     k.duration("lock_idle_cost", cost(&C::idle_s),
-               "sim: more hold when the lock was free for 1 ms or more before the section (a calibration)")
+               "sim: more hold per decade the lock was free beyond 100 us before the section (a calibration)")
         .only(sim);
     k.real("cold_ns_per_op", cost(&C::cold_ns_per_op),
            "sim: ns more for each element a section reaches first, up to the calls listed (a calibration)")
@@ -152,9 +152,8 @@ void bind_incident(MetricBindings<R>& m, Incident incident) {
   m.count("lock_moves", terms(&LockCostTally::moves),
           "sections whose thread was not the lock's last holder (the cost model's move term)")
       .exactly();
-  m.count("idle_sections", terms(&LockCostTally::idle_sections),
-          "sections entered after the lock was free for 1 ms or more (the cost model's idle term)")
-      .exactly();
+  m.number("idle_decades", terms(&LockCostTally::idle_decades), "",
+           "sum over sections of log10(how long the lock was free before it / 100 us) (the idle term)");
   m.count("cold_ops", terms(&LockCostTally::cold_ops),
           "elements sections reached first, up to the calls listed (the cost model's cold term)")
       .exactly();

@@ -17,7 +17,7 @@ using Vector = Eigen::Matrix<double, kConstants, 1>;
 // One observation's row: what each constant multiplies in its total hold (seconds per unit).
 Vector terms(const LockCostTally& t) {
   Vector row;
-  row << static_cast<double>(t.sections), static_cast<double>(t.moves), static_cast<double>(t.idle_sections),
+  row << static_cast<double>(t.sections), static_cast<double>(t.moves), t.idle_decades,
       static_cast<double>(t.cold_ops) * 1e-9,
       static_cast<double>(t.ops) * 1e-9, t.ops_doublings * 1e-9;
   return row;

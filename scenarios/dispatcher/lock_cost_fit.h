@@ -1,5 +1,5 @@
 // Fits the lock cost model's constants (lock_cost_model.h) to real runs: each run's measured total hold
-// against its tally of what the formula multiplies (sections, moves, sections after idle, cold elements,
+// against its tally of what the formula multiplies (sections, moves, decades of idle lock, cold elements,
 // elements, elements x doublings). The
 // fit minimises the sum of squared ln(predicted / measured) over the runs, so a run of 1 µs sections weighs
 // as much as one of 10 ms sections, with every constant >= 0 (Gauss-Newton steps, each a least-squares

@@ -12,6 +12,10 @@ double LockCostModel::doublings(uint64_t running_calls) const {
   return std::log2(std::min(bytes, l2_bytes) / l1d_bytes);
 }
 
+SectionContext SectionContext::of(bool moved, double gap_s) {
+  return {moved, gap_s > kIdleGapS ? std::log10(gap_s / kIdleGapS) : 0.0};
+}
+
 uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section) {
   return std::min(section.ops, section.running_calls + section.ready_calls);
 }
@@ -21,7 +25,7 @@ double LockCostModel::per_element_s(uint64_t running_calls) const {
 }
 
 double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const {
-  return section_s + (where.moved ? move_s : 0) + (where.after_idle ? idle_s : 0) + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
+  return section_s + (where.moved ? move_s : 0) + where.idle_decades * idle_s + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
          static_cast<double>(section.ops) * per_element_s(section.running_calls);
 }
 
@@ -29,7 +33,7 @@ void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSect
                         SectionContext where) {
   ++sections;
   if (where.moved) ++moves;
-  if (where.after_idle) ++idle_sections;
+  idle_decades += where.idle_decades;
   cold_ops += LockCostModel::cold_ops(section);
   ops += section.ops;
   ops_doublings += static_cast<double>(section.ops) * model.doublings(section.running_calls);
@@ -37,7 +41,7 @@ void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSect
 
 double LockCostTally::predicted_hold_s(const LockCostModel& model) const {
   return static_cast<double>(sections) * model.section_s + static_cast<double>(moves) * model.move_s +
-         static_cast<double>(idle_sections) * model.idle_s +
+         idle_decades * model.idle_s +
          (static_cast<double>(cold_ops) * model.cold_ns_per_op + static_cast<double>(ops) * model.ns_per_op +
           ops_doublings * model.ns_per_op_per_doubling) *
              1e-9;

@@ -2,15 +2,16 @@
 // it (simulated_monitor.h); the real monitor tallies what the same formula multiplies (real_monitor.h), so
 // a calibration can fit the constants to real holds (lock_cost_fit.h) and a validation can compare them.
 //
-//   hold = section + (moved ? move : 0) + (after idle ? idle : 0) + cold elements x cold
+//   hold = section + (moved ? move : 0) + idle decades x idle + cold elements x cold
 //          + ops x per_element(working set)
 //
 //   section      every section: taking and releasing the lock, the section's own bookkeeping
 //   move         the section's thread is not the one that held the lock last: the lock word and the lists'
 //                lines were last written by another thread, often on the other core
-//   idle         the lock was free for kIdleGap or more before the section: the process had gone quiet, and
-//                its lines and the cores' state went cold (real runs: a section after a 1 ms gap held the
-//                lock 2-4x as long as one after a 10-100 us gap, scenarios/dispatcher/NOTES.md)
+//   idle         per decade the lock had been free beyond kIdleGapS before the section, log10(gap / kIdleGapS):
+//                the process had gone quiet, and its lines and the cores' state went cold (on a quiet
+//                machine a section that moved the lock held it ~0.3 us after a 0.1-0.3 ms gap, ~0.6-0.8 us
+//                after 1-10 ms and ~1.5 us after more: scenarios/dispatcher/NOTES.md)
 //   cold         more per element for the first time a section reaches it: min(ops, calls listed) of its
 //                elements come from another core or a farther cache; a walk that repeats (scan's per-host
 //                count, once per ready call) finds the rest warm
@@ -31,13 +32,16 @@ namespace perflab::dispatcher_study {
 // Bytes a running call occupies in the list walks: its std::list node (two pointers and the CallPtr, a
 // 48-byte malloc chunk) and the Call it points to (one 64-byte line, call.h).
 constexpr double kBytesPerRunningCall = 48 + 64;
-// How long the lock must have been free for a section to pay the idle term.
-constexpr double kIdleGapS = 1e-3;
+// How long the lock must have been free for a section to start paying the idle term.
+constexpr double kIdleGapS = 100e-6;
 
 // Where a section stands: what the model's per-section terms depend on.
 struct SectionContext {
-  bool moved = false;       // another thread held the lock last
-  bool after_idle = false;  // the lock was free for kIdleGapS or more
+  bool moved = false;         // another thread held the lock last
+  double idle_decades = 0;    // log10(how long the lock was free / kIdleGapS), 0 below kIdleGapS
+
+  // The context of a section entered `gap_s` after the lock's last release.
+  static SectionContext of(bool moved, double gap_s);
 };
 
 struct LockCostModel {
@@ -58,12 +62,12 @@ struct LockCostModel {
 };
 
 // A run's sums of what the formula multiplies, so that its total hold is
-//   sections x section + moves x move + idle_sections x idle + cold_ops x cold + ops x ns_per_op
+//   sections x section + moves x move + idle_decades x idle + cold_ops x cold + ops x ns_per_op
 //   + ops_doublings x ns_per_op_per_doubling.
 struct LockCostTally {
   uint64_t sections = 0;
   uint64_t moves = 0;
-  uint64_t idle_sections = 0;
+  double idle_decades = 0;
   uint64_t cold_ops = 0;
   uint64_t ops = 0;
   double ops_doublings = 0;

@@ -37,8 +37,8 @@ void RealMonitor::exit(const dispatcher::LockedSectionReport& section) {
   hold_max_ns_ = std::max(hold_max_ns_, hold);
   ops_total_ += section.ops;
   const std::thread::id holder = std::this_thread::get_id();
-  const bool after_idle = acquired_ns_ - last_release_ns_ >= static_cast<std::int64_t>(kIdleGapS * 1e9);
-  tally_.add(cost_, section, {holder != last_holder_, after_idle});
+  tally_.add(cost_, section,
+             SectionContext::of(holder != last_holder_, static_cast<double>(acquired_ns_ - last_release_ns_) * 1e-9));
   last_holder_ = holder;
   last_release_ns_ = released;
   if (record_holds_) holds_.push_back({asked_ns_, acquired_ns_, released, section.section});

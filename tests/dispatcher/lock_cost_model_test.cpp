@@ -40,7 +40,10 @@ TEST(LockCostModel, HoldIsSectionPlusMovePlusElements) {
   const LockedSectionReport small{LockedSection::kPromote, 10, 100, 5};  // 100 calls: within L1d
   EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 12e-9 + 10 * 3e-9);
   EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, true}), 0.5e-6 + 0.8e-6 + 2e-6 + 10 * 12e-9 + 10 * 3e-9);
+  // The lock free for 10 ms before it: two decades beyond kIdleGapS.
+  EXPECT_NEAR(kModel.hold_s(small, SectionContext::of(true, 10e-3)), 0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 3e-9,
+              1e-15);
+  EXPECT_EQ(SectionContext::of(false, kIdleGapS / 2).idle_decades, 0);
   // A walk that repeats: only the first pass over the 105 listed calls is cold.
   const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
   EXPECT_EQ(LockCostModel::cold_ops(long_walk), 105u);
@@ -54,13 +57,13 @@ TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
   double charged = 0;
   for (uint64_t i = 0; i < 200; ++i) {
     const LockedSectionReport s{LockedSection::kEnqueue, i * 37 % 1000, i * 29 % 3000, 0};
-    const SectionContext where{i % 3 == 0, i % 5 == 0};
+    const SectionContext where = SectionContext::of(i % 3 == 0, i % 5 == 0 ? 1e-3 * static_cast<double>(i) : 0);
     charged += kModel.hold_s(s, where);
     tally.add(kModel, s, where);
   }
   EXPECT_EQ(tally.sections, 200u);
   EXPECT_EQ(tally.moves, 67u);
-  EXPECT_EQ(tally.idle_sections, 40u);
+  EXPECT_GT(tally.idle_decades, 40);
   EXPECT_NEAR(tally.predicted_hold_s(kModel), charged, 1e-12 * charged);
 }
 
@@ -77,7 +80,7 @@ std::vector<LockCostObservation> synthetic_runs(const LockCostModel& truth, doub
     const uint64_t ready = 40 * static_cast<uint64_t>(r % 5);
     for (int s = 0; s < 2000; ++s) {
       tally.add(truth, {LockedSection::kPromote, ops_per_section + static_cast<uint64_t>(s % 7), running, ready},
-                {s % (2 + (r / 3) % 4) == 0, s % (3 + r % 4) == 0});
+                SectionContext::of(s % (2 + (r / 3) % 4) == 0, s % (3 + r % 4) == 0 ? 1e-3 * (1 + r % 5) : 0));
     }
     runs.push_back({"run " + std::to_string(r), tally, tally.predicted_hold_s(truth) * std::exp(ln_noise(rng))});
   }
