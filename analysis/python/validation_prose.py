@@ -7,8 +7,9 @@ no sentence types one. A generated block sits between
     ...
     <!-- /validation-prose -->
 
-with KEY `summary` (every study: its full run and its --quick run) or `study:NAME` (that study's committed
-runs, metric by metric). tests/python/test_validation_prose.py fails when a block disagrees with the files.
+with KEY `summary` (every study: its full run and its --quick run), `study:NAME` (that study's committed
+runs, metric by metric) or `folder:PATH` (the runs under results/PATH: a study's runs under stated
+conditions). tests/python/test_validation_prose.py fails when a block disagrees with the files.
 
     /usr/bin/python3 analysis/python/validation_prose.py            # check: exit 1 naming each stale block
     /usr/bin/python3 analysis/python/validation_prose.py --update   # rewrite the blocks
@@ -35,23 +36,36 @@ def _link(run, results: Path) -> str:
     return f"`{run.report.relative_to(results.parent).as_posix()}`"
 
 
-def study_block(study: str, results: Path) -> str:
-    """Every committed run of one study: per metric its points, mean and max |ln(real/sim)|, then its
-    verdict with the failed criteria named."""
-    runs = validation.runs_in(results / study)
-    quick = [r for r in validation.runs_in(results / "validate-quick") if r.name.startswith(study + "-")]
-    if not runs and not quick:
-        return f"No committed validation run of {study}.\n"
+def runs_table(runs: list, results: Path) -> str:
+    """Per run and metric its points, mean and max |ln(real/sim)|, then each run's verdict with the failed
+    criteria named."""
     lines = ["| committed run | metric | points | mean \\|ln(real/sim)\\| | max \\|ln(real/sim)\\| | real above sim at |",
              "|---|---|---:|---:|---:|---:|"]
-    for run in runs + quick:
+    for run in runs:
         for m in run.metrics:
             lines.append(f"| {_link(run, results)} | {m.metric} | {m.points} | {m.mean_abs_log:.3f} | "
                          f"{m.max_abs_log:.3f} | {m.real_above} of {m.points} |")
     lines.append("")
-    for run in runs + quick:
+    for run in runs:
         lines.append(f"- {_link(run, results)}: {_failed_text(run)}")
     return "\n".join(lines) + "\n"
+
+
+def study_block(study: str, results: Path) -> str:
+    """Every committed run of one study: its full runs and its --quick run."""
+    runs = validation.runs_in(results / study)
+    quick = [r for r in validation.runs_in(results / "validate-quick") if r.name.startswith(study + "-")]
+    if not runs and not quick:
+        return f"No committed validation run of {study}.\n"
+    return runs_table(runs + quick, results)
+
+
+def folder_block(folder: str, results: Path) -> str:
+    """The runs committed in results/FOLDER and its sub-folders (a study's runs under stated conditions)."""
+    runs = [validation.read_run(p) for p in sorted((results / folder).rglob("*.validate.md"))]
+    if not runs:
+        return f"No committed validation run in results/{folder}.\n"
+    return runs_table(runs, results)
 
 
 def summary_block(results: Path) -> str:
@@ -74,7 +88,9 @@ def render(key: str, results: Path) -> str:
         return summary_block(results)
     if key.startswith("study:"):
         return study_block(key[len("study:"):], results)
-    raise ValueError(f"unknown validation-prose key {key!r}, expected summary or study:NAME")
+    if key.startswith("folder:"):
+        return folder_block(key[len("folder:"):], results)
+    raise ValueError(f"unknown validation-prose key {key!r}, expected summary, study:NAME or folder:PATH")
 
 
 def documents(root: Path = ROOT) -> list:

@@ -11,8 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 
 # NOTES whose validation prose is still typed, with the reason; each must shrink to nothing.
-PENDING = {"scenarios/dispatcher/NOTES.md": "issue 39: the lead rewrites the dispatcher's cost model and regenerates "
-                                            "its validation runs, then puts its figures in a study:dispatcher block"}
+PENDING = {}
 # Phrasings that state a validation figure: a statistic followed by its value, or a typed table of them.
 FIGURE = [re.compile(p) for p in (r"(mean|max) \|ln[^|\n]*\|:? [0-9−-]", r"ρ:? \(?[0-9−-]",
                                   r"Spearman[’']?s? ρ? ?\(?[0-9]", r"(mean|max) \\\|ln")]

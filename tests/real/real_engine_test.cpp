@@ -178,7 +178,7 @@ const char* const kSmallValidation =
 // The verdict is the exit status, end to end: criteria no real run can meet (sim and real alike to 1e-12)
 // fail, exit 1, the table saying which; criteria any run meets hold, exit 0. (Those judge loop_calls
 // alone: its ranks over the points are the loop policies' and never reorder; the durations' do, and no
-// Spearman bound >= 0 holds for every run.)
+// rank bound >= 0 holds for every run.)
 TEST(Validate, AFailedCriterionExitsOneAndHeldCriteriaExitZero) {
   TempDir dir;
   auto failed =
@@ -187,27 +187,27 @@ TEST(Validate, AFailedCriterionExitsOneAndHeldCriteriaExitZero) {
                     share_with_criteria(dir, {"mean_abs_log = 1e-12", "max_abs_log = 1e-12"}).string()}});
   EXPECT_EQ(failed.status, 1) << failed.err;
   EXPECT_NE(failed.out.find("| mean abs ln(real/sim) |"), std::string::npos) << failed.out;
-  EXPECT_NE(failed.out.find("| <= 1e-12 | **no** |"), std::string::npos) << failed.out;
-  EXPECT_NE(failed.out.find("Verdict: **a criterion failed**"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("| <= 1e-12 | **failed** |"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("Verdict: **failed**: mean abs ln(real/sim)"), std::string::npos) << failed.out;
 
   TempDir lenient;
   auto held = run_perflab(
       kSmallValidation,
       {{"PERFLAB_SCENARIOS",
         share_with_criteria(lenient, {"metrics = [\"loop_calls\"]", "mean_abs_log = 10", "max_abs_log = 10",
-                                      "ratio_tolerance = 100", "spearman = 0"})
+                                      "ratio_tolerance = 100", "rank_tau = 0"})
             .string()}});
   EXPECT_EQ(held.status, 0) << held.out << held.err;
-  EXPECT_EQ(held.out.find("**no**"), std::string::npos) << held.out;
+  EXPECT_EQ(held.out.find("**failed**"), std::string::npos) << held.out;
 }
 
 TEST(Validate, AMalformedCriterionIsBadInput) {
   TempDir dir;
   auto r = run_perflab(kSmallValidation,
-                       {{"PERFLAB_SCENARIOS", share_with_criteria(dir, {"spearman = \"high\""}).string()}});
+                       {{"PERFLAB_SCENARIOS", share_with_criteria(dir, {"rank_tau = \"high\""}).string()}});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("validate.toml:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("spearman"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rank_tau"), std::string::npos) << r.err;
 }
 
 TEST(Validate, AStudyWithoutAValidationScenarioIsBadInput) {
