@@ -127,6 +127,10 @@ int cmd_calibrate(const std::vector<std::string>& studies, const std::string& ou
     plan.push_back(std::move(planned).value());
   }
   const fs::path folder = out.empty() ? results_dir() : fs::path(out);
+  for (const auto& planned : plan) {  // a folder that cannot take the result is said before the first run
+    if (auto writable = writable_folder((folder / planned.study->name).string()); !writable.ok())
+      return fail_input(writable.message());
+  }
   int status = 0;
   for (const auto& planned : plan) {
     int one = calibrate(planned, folder);

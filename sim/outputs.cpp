@@ -282,4 +282,15 @@ Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {
   return Status::OK();
 }
 
+Status writable_folder(const std::string& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) return Status::Error(out + ": cannot create the output folder: " + ec.message());
+  const std::filesystem::path probe = std::filesystem::path(out) / ".perflab-write-probe";
+  if (auto written = write_file(probe, ""); !written.ok())
+    return Status::Error(out + ": the output folder is not writable: " + written.message());
+  std::filesystem::remove(probe, ec);
+  return Status::OK();
+}
+
 }  // namespace perflab

@@ -35,6 +35,8 @@ std::string point_label(const Scenario& scenario, size_t point);
 
 // Writes `text` to `file`; the error names the file.
 Status write_file(const std::filesystem::path& file, const std::string& text);
+// Creates the folder `out` and proves it writable (a command checks this before its first run).
+Status writable_folder(const std::string& out);
 
 // Writes every output file of the run into `dir` (created if needed).
 Status write_outputs(const RunTable& table, const std::filesystem::path& dir);

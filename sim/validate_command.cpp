@@ -454,17 +454,6 @@ void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool nar
   std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
 }
 
-// Creates `out` and proves it writable, before any run.
-Status writable_folder(const std::string& out) {
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) return Status::Error(out + ": cannot create the output folder: " + ec.message());
-  const fs::path probe = fs::path(out) / ".perflab-validate-probe";
-  if (auto written = write_file(probe.string(), ""); !written.ok())
-    return Status::Error(out + ": the output folder is not writable: " + written.message());
-  fs::remove(probe, ec);
-  return Status::OK();
-}
 
 }  // namespace
 

@@ -238,7 +238,14 @@ Status complete_from_request_log(Params& params) {
 namespace {
 
 Status validate(const Params& params) {
-  return parse_host_popularity(knobs().options(params).host_popularity).status();
+  const DispatcherOptions o = knobs().options(params);
+  if (!(o.lock_cost.l1d_bytes > 0) || o.lock_cost.l2_bytes < o.lock_cost.l1d_bytes) {
+    return Status::Error("cache_l1d must be more than 0 B and cache_l2 at least cache_l1d (the lock cost "
+                         "model's working set is measured between them), got cache_l1d = " +
+                         std::to_string(static_cast<int64_t>(o.lock_cost.l1d_bytes)) + " B, cache_l2 = " +
+                         std::to_string(static_cast<int64_t>(o.lock_cost.l2_bytes)) + " B");
+  }
+  return parse_host_popularity(o.host_popularity).status();
 }
 
 Study dispatcher_study() {

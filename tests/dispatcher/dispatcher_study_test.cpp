@@ -109,6 +109,17 @@ TEST(ScenarioDispatcher, TheLockCostDefaultsAreTheCommittedCalibration) {
   }
 }
 
+// The lock cost model measures the working set between the two cache sizes: a zero L1d or an L2 below it
+// would make the per-element cost infinite or negative, so the run is refused before it starts.
+TEST(ScenarioDispatcher, CacheSizesTheCostModelCannotUseAreAnInputError) {
+  for (const char* sets : {"--set 'params.cache_l1d=\"0B\"'", "--set 'params.cache_l2=\"1KiB\"'"}) {
+    auto r = run_perflab("run " + kScenarios + "incident.toml --seeds 1 --set params.calls=50 " + sets);
+    EXPECT_EQ(r.status, 2) << sets << r.err;
+    EXPECT_NE(r.err.find("cache_l1d must be more than 0 B and cache_l2 at least cache_l1d"), std::string::npos)
+        << r.err;
+  }
+}
+
 TEST(ScenarioDispatcher, UnknownLockPolicyIsAnInputError) {
   auto r = run_perflab("run " + kScenarios + "incident.toml --set 'params.lock=\"fair\"'");
   EXPECT_EQ(r.status, 2);

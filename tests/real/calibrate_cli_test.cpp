@@ -87,5 +87,16 @@ TEST(Calibrate, AStudyWithoutAFitIsBadInput) {
   EXPECT_NE(r.err.find("study \"pingpong\" has no calibration fit"), std::string::npos) << r.err;
 }
 
+// An --out that cannot take the result is refused before the first real run (it was found only after
+// minutes of runs): exit 2 in well under the calibration's time, and no run made.
+TEST(Calibrate, AnOutputFolderThatCannotBeWrittenIsRefusedBeforeRunning) {
+  TinyStudy study;
+  write_file(study.dir / "file", "");
+  auto r = run_perflab("calibrate prefetch --out " + (study.dir / "file" / "sub").string(), study.env);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot create the output folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("points x"), std::string::npos) << "a run started: " << r.err;
+}
+
 }  // namespace
 }  // namespace perflab::testing
