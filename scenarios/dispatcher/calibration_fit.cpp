@@ -44,10 +44,11 @@ CalibrationHook calibration_fit() {
     if (!fitted.ok()) return fitted.status();
     const LockCostModel& m = fitted->model;
     CalibrationFit fit;
-    fit.method = "least squares of ln(model / measured) of each run's lock_hold_total_s, every constant >= 0, "
-                 "the model's terms tallied by the run (lock_cost_model.h; working set against L1d " +
-                 std::to_string(static_cast<int>(cache.l1d_bytes / 1024)) + " KiB, L2 " +
-                 std::to_string(static_cast<int>(cache.l2_bytes / 1024)) + " KiB)";
+    fit.method =
+        "least squares of ln(model / measured) of each run's lock_hold_total_s, every constant >= 0, "
+        "the model's terms tallied by the run (lock_cost_model.h; working set against L1d " +
+        std::to_string(static_cast<int>(cache.l1d_bytes / 1024)) + " KiB, L2 " +
+        std::to_string(static_cast<int>(cache.l2_bytes / 1024)) + " KiB)";
     fit.constants = {{"lock_section_cost", rounded(m.section_s * 1e6), "us"},
                      {"lock_move_cost", rounded(m.move_s * 1e6), "us"},
                      {"lock_idle_cost", rounded(m.idle_s * 1e6), "us"},

@@ -77,10 +77,15 @@ const Knobs<DispatcherOptions>& knobs() {
     k.size("request_size", &O::request_size, "sim, real: bytes of each request").only(sim, real);
     k.size("response_size", &O::response_size, "sim, real: bytes of each response").only(sim, real);
     k.distribution("server_time", &O::server_time, "sim, real: server think time per call").only(sim, real);
-    const auto cost = [](auto member) { return [member](O& o) -> auto& { return o.lock_cost.*member; }; };
+    const auto cost = [](auto member) {
+      return [member](O & o) -> auto& {
+        return o.lock_cost.*member;
+      };
+    };
     using C = LockCostModel;
-    k.duration("lock_section_cost", cost(&C::section_s),
-               "sim: lock hold of every locked section beyond its elements (a calibration: lock_cost_model.h)")
+    k.duration(
+         "lock_section_cost", cost(&C::section_s),
+         "sim: lock hold of every locked section beyond its elements (a calibration: lock_cost_model.h)")
         .only(sim);
     k.duration("lock_move_cost", cost(&C::move_s),
                "sim: more hold when the section's thread is not the lock's last holder (a calibration)")
@@ -101,15 +106,17 @@ const Knobs<DispatcherOptions>& knobs() {
     k.size("cache_l1d", cost(&C::l1d_bytes),
            "sim, real: the L1 data cache the working set is measured against (the calibration machine's)")
         .only(sim, real);
-    k.size("cache_l2", cost(&C::l2_bytes), "sim, real: the L2 cache, where the per-element cost stops growing")
+    k.size("cache_l2", cost(&C::l2_bytes),
+           "sim, real: the L2 cache, where the per-element cost stops growing")
         .only(sim, real);
     k.choice("lock", &O::lock, kLockHandOffNames,
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
              "it ahead of blocked ones) | fifo (the longest-blocked thread)")
         .only(sim);
-    k.boolean("sched_fifo", &O::sched_fifo,
-              "real: ask for SCHED_FIFO for every thread (false: ordinary scheduling, as a service runs); the "
-              "rows' realtime column says whether it was obtained")
+    k.boolean(
+         "sched_fifo", &O::sched_fifo,
+         "real: ask for SCHED_FIFO for every thread (false: ordinary scheduling, as a service runs); the "
+         "rows' realtime column says whether it was obtained")
         .only(real);
     k.path("request_log", &O::request_log,
            "a request log (CSV: time_s, host, optional duration_s) as the workload; sim: its arrivals, hosts "
@@ -240,10 +247,11 @@ namespace {
 Status validate(const Params& params) {
   const DispatcherOptions o = knobs().options(params);
   if (!(o.lock_cost.l1d_bytes > 0) || o.lock_cost.l2_bytes < o.lock_cost.l1d_bytes) {
-    return Status::Error("cache_l1d must be more than 0 B and cache_l2 at least cache_l1d (the lock cost "
-                         "model's working set is measured between them), got cache_l1d = " +
-                         std::to_string(static_cast<int64_t>(o.lock_cost.l1d_bytes)) + " B, cache_l2 = " +
-                         std::to_string(static_cast<int64_t>(o.lock_cost.l2_bytes)) + " B");
+    return Status::Error(
+        "cache_l1d must be more than 0 B and cache_l2 at least cache_l1d (the lock cost "
+        "model's working set is measured between them), got cache_l1d = " +
+        std::to_string(static_cast<int64_t>(o.lock_cost.l1d_bytes)) +
+        " B, cache_l2 = " + std::to_string(static_cast<int64_t>(o.lock_cost.l2_bytes)) + " B");
   }
   return parse_host_popularity(o.host_popularity).status();
 }

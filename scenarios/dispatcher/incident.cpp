@@ -3,9 +3,10 @@
 // run each call as an HTTP exchange with its host over the simulated network and then call finished(). The
 // dispatcher's monitor is simulated (simulated_monitor.h): each locked section of the real Dispatcher — two
 // per enqueue(), two per finished(), released in between as in OkHttp — holds it for the elements the real
-// code touched under its lock at the lock cost model's prices (lock_cost_model.h), and `lock` says who gets it when it is released (barging as a Java
-// monitor, or fifo). What the thread dumps showed — threads piling up BLOCKED on the lock while one thread
-// scans — shows here as lock wait time and the number of simulated threads blocked at once.
+// code touched under its lock at the lock cost model's prices (lock_cost_model.h), and `lock` says who gets
+// it when it is released (barging as a Java monitor, or fifo). What the thread dumps showed — threads piling
+// up BLOCKED on the lock while one thread scans — shows here as lock wait time and the number of simulated
+// threads blocked at once.
 #include <algorithm>
 #include <cmath>
 #include <map>

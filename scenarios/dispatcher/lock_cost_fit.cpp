@@ -18,8 +18,7 @@ using Vector = Eigen::Matrix<double, kConstants, 1>;
 Vector terms(const LockCostTally& t) {
   Vector row;
   row << static_cast<double>(t.sections), static_cast<double>(t.moves), t.idle_decades,
-      static_cast<double>(t.cold_ops) * 1e-9,
-      static_cast<double>(t.ops) * 1e-9, t.ops_doublings * 1e-9;
+      static_cast<double>(t.cold_ops) * 1e-9, static_cast<double>(t.ops) * 1e-9, t.ops_doublings * 1e-9;
   return row;
 }
 
@@ -63,8 +62,8 @@ Result<LockCostFit> fit_lock_cost(const std::vector<LockCostObservation>& observ
                                   const LockCostModel& cache) {
   const auto n = static_cast<Eigen::Index>(observations.size());
   if (n < kConstants) {
-    return Status::Error("the lock cost fit needs at least " + std::to_string(kConstants) +
-                         " runs, got " + std::to_string(n));
+    return Status::Error("the lock cost fit needs at least " + std::to_string(kConstants) + " runs, got " +
+                         std::to_string(n));
   }
   Eigen::MatrixXd x(n, kConstants);
   Eigen::VectorXd measured(n);
@@ -96,8 +95,8 @@ Result<LockCostFit> fit_lock_cost(const std::vector<LockCostObservation>& observ
   fit.model = with(cache, c);
   const Eigen::VectorXd predicted = x * c;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const double r = predicted[i] > 0 ? std::log(predicted[i] / measured[i])
-                                      : std::numeric_limits<double>::infinity();
+    const double r =
+        predicted[i] > 0 ? std::log(predicted[i] / measured[i]) : std::numeric_limits<double>::infinity();
     fit.residuals.push_back(r);
     fit.mean_abs_log += std::abs(r) / static_cast<double>(n);
     fit.max_abs_log = std::max(fit.max_abs_log, std::abs(r));

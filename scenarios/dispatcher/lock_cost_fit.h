@@ -21,8 +21,8 @@ struct LockCostObservation {
 };
 
 struct LockCostFit {
-  LockCostModel model;             // the observations' cache sizes, the fitted constants
-  std::vector<double> residuals;   // ln(predicted / measured), one per observation
+  LockCostModel model;            // the observations' cache sizes, the fitted constants
+  std::vector<double> residuals;  // ln(predicted / measured), one per observation
   double mean_abs_log = 0;
   double max_abs_log = 0;
 };

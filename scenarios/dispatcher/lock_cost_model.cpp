@@ -25,7 +25,8 @@ double LockCostModel::per_element_s(uint64_t running_calls) const {
 }
 
 double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const {
-  return section_s + (where.moved ? move_s : 0) + where.idle_decades * idle_s + static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
+  return section_s + (where.moved ? move_s : 0) + where.idle_decades * idle_s +
+         static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
          static_cast<double>(section.ops) * per_element_s(section.running_calls);
 }
 

@@ -8,7 +8,8 @@
 //   section      every section: taking and releasing the lock, the section's own bookkeeping
 //   move         the section's thread is not the one that held the lock last: the lock word and the lists'
 //                lines were last written by another thread, often on the other core
-//   idle         per decade the lock had been free beyond kIdleGapS before the section, log10(gap / kIdleGapS):
+//   idle         per decade the lock had been free beyond kIdleGapS before the section, log10(gap /
+//   kIdleGapS):
 //                the process had gone quiet, and its lines and the cores' state went cold (on a quiet
 //                machine a section that moved the lock held it ~0.3 us after a 0.1-0.3 ms gap, ~0.6-0.8 us
 //                after 1-10 ms and ~1.5 us after more: scenarios/dispatcher/NOTES.md)
@@ -37,8 +38,8 @@ constexpr double kIdleGapS = 100e-6;
 
 // Where a section stands: what the model's per-section terms depend on.
 struct SectionContext {
-  bool moved = false;         // another thread held the lock last
-  double idle_decades = 0;    // log10(how long the lock was free / kIdleGapS), 0 below kIdleGapS
+  bool moved = false;       // another thread held the lock last
+  double idle_decades = 0;  // log10(how long the lock was free / kIdleGapS), 0 below kIdleGapS
 
   // The context of a section entered `gap_s` after the lock's last release.
   static SectionContext of(bool moved, double gap_s);

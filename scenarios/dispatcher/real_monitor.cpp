@@ -38,7 +38,8 @@ void RealMonitor::exit(const dispatcher::LockedSectionReport& section) {
   ops_total_ += section.ops;
   const std::thread::id holder = std::this_thread::get_id();
   tally_.add(cost_, section,
-             SectionContext::of(holder != last_holder_, static_cast<double>(acquired_ns_ - last_release_ns_) * 1e-9));
+             SectionContext::of(holder != last_holder_,
+                                static_cast<double>(acquired_ns_ - last_release_ns_) * 1e-9));
   last_holder_ = holder;
   last_release_ns_ = released;
   if (record_holds_) holds_.push_back({asked_ns_, acquired_ns_, released, section.section});

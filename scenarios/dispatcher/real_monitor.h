@@ -69,7 +69,7 @@ class RealMonitor {
   uint64_t ops_total_ = 0;
   uint64_t acquisitions_ = 0;
   std::vector<Hold> holds_;
-  std::thread::id last_holder_;  // the thread that held the lock last
+  std::thread::id last_holder_;       // the thread that held the lock last
   std::int64_t last_release_ns_ = 0;  // when it released it (0: the first section comes after a long quiet)
   LockCostTally tally_;
 };

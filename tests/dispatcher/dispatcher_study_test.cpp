@@ -103,7 +103,8 @@ TEST(ScenarioDispatcher, TheLockCostDefaultsAreTheCommittedCalibration) {
     ASSERT_TRUE(std::regex_search(described.out, m, line)) << c.param;
     const bool duration = m[1] == "duration";
     auto default_value = parse_quantity(m[2].str(), duration ? Quantity::kDuration : Quantity::kNumber);
-    auto fitted = parse_quantity(std::to_string(c.value) + c.unit, duration ? Quantity::kDuration : Quantity::kNumber);
+    auto fitted =
+        parse_quantity(std::to_string(c.value) + c.unit, duration ? Quantity::kDuration : Quantity::kNumber);
     ASSERT_TRUE(default_value.ok() && fitted.ok()) << c.param;
     EXPECT_NEAR(*default_value, *fitted, 1e-9 * std::abs(*fitted) + 1e-15) << c.param;
   }
@@ -115,7 +116,8 @@ TEST(ScenarioDispatcher, CacheSizesTheCostModelCannotUseAreAnInputError) {
   for (const char* sets : {"--set 'params.cache_l1d=\"0B\"'", "--set 'params.cache_l2=\"1KiB\"'"}) {
     auto r = run_perflab("run " + kScenarios + "incident.toml --seeds 1 --set params.calls=50 " + sets);
     EXPECT_EQ(r.status, 2) << sets << r.err;
-    EXPECT_NE(r.err.find("cache_l1d must be more than 0 B and cache_l2 at least cache_l1d"), std::string::npos)
+    EXPECT_NE(r.err.find("cache_l1d must be more than 0 B and cache_l2 at least cache_l1d"),
+              std::string::npos)
         << r.err;
   }
 }

@@ -14,13 +14,19 @@ namespace {
 using dispatcher::LockedSection;
 using dispatcher::LockedSectionReport;
 
-constexpr LockCostModel kModel{/*section_s=*/0.5e-6, /*move_s=*/0.8e-6, /*idle_s=*/2e-6, /*cold_ns_per_op=*/12,
+constexpr LockCostModel kModel{/*section_s=*/0.5e-6,
+                               /*move_s=*/0.8e-6,
+                               /*idle_s=*/2e-6,
+                               /*cold_ns_per_op=*/12,
                                /*ns_per_op=*/3.0,
-                               /*ns_per_op_per_doubling=*/2.0, /*l1d_bytes=*/48 * 1024,
+                               /*ns_per_op_per_doubling=*/2.0,
+                               /*l1d_bytes=*/48 * 1024,
                                /*l2_bytes=*/1024 * 1024};
 
 // Running calls whose list takes `bytes`.
-uint64_t running_for(double bytes) { return static_cast<uint64_t>(bytes / kBytesPerRunningCall); }
+uint64_t running_for(double bytes) {
+  return static_cast<uint64_t>(bytes / kBytesPerRunningCall);
+}
 
 TEST(LockCostModel, WorkingSetWithinL1dHasNoDoublings) {
   EXPECT_EQ(kModel.doublings(0), 0);
@@ -41,8 +47,8 @@ TEST(LockCostModel, HoldIsSectionPlusMovePlusElements) {
   EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 12e-9 + 10 * 3e-9);
   EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
   // The lock free for 10 ms before it: two decades beyond kIdleGapS.
-  EXPECT_NEAR(kModel.hold_s(small, SectionContext::of(true, 10e-3)), 0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 3e-9,
-              1e-15);
+  EXPECT_NEAR(kModel.hold_s(small, SectionContext::of(true, 10e-3)),
+              0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 3e-9, 1e-15);
   EXPECT_EQ(SectionContext::of(false, kIdleGapS / 2).idle_decades, 0);
   // A walk that repeats: only the first pass over the 105 listed calls is cold.
   const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
@@ -57,7 +63,8 @@ TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
   double charged = 0;
   for (uint64_t i = 0; i < 200; ++i) {
     const LockedSectionReport s{LockedSection::kEnqueue, i * 37 % 1000, i * 29 % 3000, 0};
-    const SectionContext where = SectionContext::of(i % 3 == 0, i % 5 == 0 ? 1e-3 * static_cast<double>(i) : 0);
+    const SectionContext where =
+        SectionContext::of(i % 3 == 0, i % 5 == 0 ? 1e-3 * static_cast<double>(i) : 0);
     charged += kModel.hold_s(s, where);
     tally.add(kModel, s, where);
   }
@@ -79,10 +86,12 @@ std::vector<LockCostObservation> synthetic_runs(const LockCostModel& truth, doub
     const uint64_t ops_per_section = r % 3 == 0 ? 2 : (r % 3 == 1 ? 300 : 200000);
     const uint64_t ready = 40 * static_cast<uint64_t>(r % 5);
     for (int s = 0; s < 2000; ++s) {
-      tally.add(truth, {LockedSection::kPromote, ops_per_section + static_cast<uint64_t>(s % 7), running, ready},
-                SectionContext::of(s % (2 + (r / 3) % 4) == 0, s % (3 + r % 4) == 0 ? 1e-3 * (1 + r % 5) : 0));
+      tally.add(
+          truth, {LockedSection::kPromote, ops_per_section + static_cast<uint64_t>(s % 7), running, ready},
+          SectionContext::of(s % (2 + (r / 3) % 4) == 0, s % (3 + r % 4) == 0 ? 1e-3 * (1 + r % 5) : 0));
     }
-    runs.push_back({"run " + std::to_string(r), tally, tally.predicted_hold_s(truth) * std::exp(ln_noise(rng))});
+    runs.push_back(
+        {"run " + std::to_string(r), tally, tally.predicted_hold_s(truth) * std::exp(ln_noise(rng))});
   }
   return runs;
 }

@@ -146,18 +146,18 @@ TEST(ValidateInputs, AScenarioOfAStudyWithoutARealEngineIsRefused) {
       << r.err;
 }
 
-
 // A parameter only one engine reads goes to that engine's side alone: the dispatcher's sched_fifo (real)
 // set on a validation is not refused by its sim side, and the report says what the real runs obtained.
 TEST(ValidateInputs, AParameterOneEngineReadsGoesToThatEngineAlone) {
   TempDir dir;
-  write_file(dir / "tiny.toml",
-             "[scenario]\nname = \"tiny\"\nstudy = \"dispatcher\"\nengine = \"real\"\nseeds = 1\n"
-             "[network]\nlatency = \"constant(0.5ms)\"\nbandwidth = \"1GBps\"\n"
-             "[params]\ncalls = 200\narrival_rate = 4000\nthreads = 16\nhosts = 4\nmax_requests_per_host = 4\n"
-             "server_time = \"constant(5ms)\"\n"
-             "[sweep]\nmax_requests = [8]\nstrategy = [\"counter\", \"indexed\"]\n"
-             "[validate]\nmetrics = [\"ops_under_lock\"]\nrepetitions = 5\n");
+  write_file(
+      dir / "tiny.toml",
+      "[scenario]\nname = \"tiny\"\nstudy = \"dispatcher\"\nengine = \"real\"\nseeds = 1\n"
+      "[network]\nlatency = \"constant(0.5ms)\"\nbandwidth = \"1GBps\"\n"
+      "[params]\ncalls = 200\narrival_rate = 4000\nthreads = 16\nhosts = 4\nmax_requests_per_host = 4\n"
+      "server_time = \"constant(5ms)\"\n"
+      "[sweep]\nmax_requests = [8]\nstrategy = [\"counter\", \"indexed\"]\n"
+      "[validate]\nmetrics = [\"ops_under_lock\"]\nrepetitions = 5\n");
   auto r = run_perflab("validate " + (dir / "tiny.toml").string() + " --set params.sched_fifo=true");
   ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;
   EXPECT_NE(r.out.find("SCHED_FIFO"), std::string::npos) << r.out;
