@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""The validation figures and verdicts of README.md and scenarios/<study>/NOTES.md, generated from the
-committed `perflab validate` reports (results/<study>/*.validate.md and .csv, results/validate-quick/), so
-no sentence types one. A generated block sits between
+"""The figures of README.md, docs/*.md and scenarios/<study>/NOTES.md that come from committed results,
+generated from them so no sentence types one: validation figures and verdicts from the `perflab validate`
+reports (results/<study>/*.validate.md and .csv, results/validate-quick/), and each study's headline
+finding from its scenarios/<study>/page.py. A generated block sits between
 
     <!-- validation-prose: KEY -->
     ...
     <!-- /validation-prose -->
 
-with KEY `summary` (every study: its full run and its --quick run), `study:NAME` (that study's committed
+with KEY `headlines` (each study's finding and headline ratio beside the seed's), `summary` (every study:
+its full run and its --quick run), `study:NAME` (that study's committed
 runs, metric by metric) or `folder:PATH` (the runs under results/PATH: a study's runs under stated
 conditions). tests/python/test_validation_prose.py fails when a block disagrees with the files.
 
@@ -19,7 +21,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from perflab_site import validation  # noqa: E402
+from perflab_site import data, pages, validation  # noqa: E402
+from study_scripts import load_study_script  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = re.compile(r"(<!-- validation-prose: (?P<key>[^ ]+) -->\n)(?P<body>.*?)(<!-- /validation-prose -->)", re.S)
@@ -83,18 +86,38 @@ def summary_block(results: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def headlines_block(results: Path, scenarios: Path = ROOT / "scenarios") -> str:
+    """One line per study with a page.py headline: its finding, then its headline ratio, ours beside the
+    seed's — what the site's front page shows."""
+    lines = []
+    for study in sorted(p.parent.name for p in scenarios.glob("*/page.py")):
+        head = pages.study_headline(load_study_script(scenarios, study, "page.py"), results / study,
+                                    data.reference(scenarios, study)[0])
+        if not head:
+            continue
+        line = f"- **{study}**: {head['finding']}"
+        if "ours" in head:
+            line += f" Headline ratio ({head['ratio']}): {head['ours']:.3g}× here, {head['seed']:.3g}× in the seed."
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def render(key: str, results: Path) -> str:
+    if key == "headlines":
+        return headlines_block(results)
     if key == "summary":
         return summary_block(results)
     if key.startswith("study:"):
         return study_block(key[len("study:"):], results)
     if key.startswith("folder:"):
         return folder_block(key[len("folder:"):], results)
-    raise ValueError(f"unknown validation-prose key {key!r}, expected summary, study:NAME or folder:PATH")
+    raise ValueError(f"unknown validation-prose key {key!r}, expected headlines, summary, study:NAME or "
+                     "folder:PATH")
 
 
 def documents(root: Path = ROOT) -> list:
-    return [root / "README.md"] + sorted((root / "scenarios").glob("*/NOTES.md"))
+    return ([root / "README.md"] + sorted((root / "docs").glob("*.md"))
+            + sorted((root / "scenarios").glob("*/NOTES.md")))
 
 
 def regenerate(text: str, results: Path) -> str:

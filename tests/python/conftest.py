@@ -11,8 +11,9 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 if not os.environ.get("PYTHONPATH"):  # ctest (and an ASan build) say which build to test through PYTHONPATH
     for path in (ROOT / "analysis" / "python", ROOT / "build" / "python"):
-        if str(path) not in sys.path:
-            sys.path.insert(0, str(path))
+        if str(path) in sys.path:  # another checkout's .pth may come first: this tree's must win
+            sys.path.remove(str(path))
+        sys.path.insert(0, str(path))
 
 
 @pytest.fixture(scope="session")

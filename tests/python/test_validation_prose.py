@@ -12,6 +12,8 @@ RESULTS = ROOT / "results"
 
 # NOTES whose validation prose is still typed, with the reason; each must shrink to nothing.
 PENDING = {}
+# Pages that state the criteria's default bounds, which are definitions, not figures of a run.
+DEFINITIONS = {"docs/validation.md"}
 # Phrasings that state a validation figure: a statistic followed by its value, or a typed table of them.
 FIGURE = [re.compile(p) for p in (r"(mean|max) \|ln[^|\n]*\|:? [0-9−-]", r"ρ:? \(?[0-9−-]",
                                   r"Spearman[’']?s? ρ? ?\(?[0-9]", r"(mean|max) \\\|ln")]
@@ -32,8 +34,7 @@ def test_every_generated_block_agrees_with_the_committed_reports():
 
 def test_a_figure_that_disagrees_with_the_files_is_caught():
     readme = (ROOT / "README.md").read_text()
-    block = validation_prose.BLOCK.search(readme)
-    assert block and block["key"] == "summary"
+    assert any(block["key"] == "summary" for block in validation_prose.BLOCK.finditer(readme))
     typed = readme.replace("prefetch: full grid held", "prefetch: full grid failed", 1)
     assert typed != readme
     assert validation_prose.regenerate(typed, RESULTS) == readme
@@ -53,7 +54,7 @@ def test_no_validation_figure_is_typed_outside_a_block():
     typed = []
     for path in validation_prose.documents(ROOT):
         name = str(path.relative_to(ROOT))
-        if name in PENDING:
+        if name in PENDING or name in DEFINITIONS:
             continue
         for number, line in enumerate(outside_blocks(path.read_text()).splitlines(), 1):
             if any(p.search(line) for p in FIGURE) and not CALIBRATION.search(line):
