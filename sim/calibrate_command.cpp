@@ -4,6 +4,7 @@
 // prints them with every point used and its residual, and how far each moved from the committed file; and
 // writes <out>/<study>/<scenario>.calibration.toml and .calibration.csv (default out: results/), the file
 // `perflab validate` reads its constants from.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -14,6 +15,7 @@
 #include "sim/commands.h"
 #include "sim/outputs.h"
 #include "sim/provenance.h"
+#include "sim/value_format.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -68,6 +70,7 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   std::fprintf(stderr, "calibrate %s: %s, %zu points x %d seeds in the real engine%s\n",
                planned.study->name.c_str(), real.name.c_str(), real.grid.size(), real.seeds,
                hook.needs_sim ? ", then in the sim" : "");
+  const auto start = std::chrono::steady_clock::now();
   int status = 0;
   auto real_table = run_in(real, 1, status);  // one real run at a time: they measure time
   if (!real_table) return status;
@@ -98,8 +101,10 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   std::cout << "### " << real.name << ": calibration of " << planned.study->name << "\n\n"
             << calibration_text(*fit, before) << "\n";
   const Provenance& run = current_provenance();
-  const std::string record = fmt::format("ran {} on {} at commit {}{}: {}", run.date, run.host, run.commit,
-                                         run.dirty ? " (with uncommitted changes)" : "", run.command);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string record =
+      fmt::format("ran {} on {} at commit {}{}: {} (wall time {:.0f} s)", run.date, run.host, run.commit,
+                  run.dirty ? " (with uncommitted changes)" : "", run.command, seconds);
   fs::create_directories(toml.parent_path(), ec);
   for (auto [file, text] : {std::pair{toml, calibration_toml(*fit, real.name, record)},
                             std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(*fit)}}) {
@@ -107,6 +112,25 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     std::fprintf(stderr, "calibrate: wrote %s\n", file.c_str());
   }
   return 0;
+}
+
+// Said before the first run: how long the committed calibrations of the same scenarios took.
+void print_stated_time(const std::vector<PlannedCalibration>& plan) {
+  double total = 0;
+  std::vector<std::string> unknown;
+  for (const auto& planned : plan) {
+    const auto seconds =
+        stated_wall_time(calibration_file(results_dir(), planned.study->name, planned.scenario.name));
+    if (seconds) {
+      total += *seconds;
+    } else {
+      unknown.push_back(planned.study->name);
+    }
+  }
+  std::string text = fmt::format("calibrate: {} stud{}", plan.size(), plan.size() == 1 ? "y" : "ies");
+  if (unknown.size() < plan.size()) text += fmt::format("; the committed calibrations took {:.0f} s", total);
+  if (!unknown.empty()) text += "; no committed calibration of " + join(unknown) + " states its time";
+  std::fprintf(stderr, "%s\n", text.c_str());
 }
 
 }  // namespace
@@ -131,6 +155,7 @@ int cmd_calibrate(const std::vector<std::string>& studies, const std::string& ou
     if (auto writable = writable_folder((folder / planned.study->name).string()); !writable.ok())
       return fail_input(writable.message());
   }
+  print_stated_time(plan);
   int status = 0;
   for (const auto& planned : plan) {
     int one = calibrate(planned, folder);

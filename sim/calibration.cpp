@@ -2,6 +2,8 @@
 #include "sim/calibration.h"
 
 #include <cmath>
+#include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -138,6 +140,16 @@ std::optional<std::pair<double, double>> least_squares_2(const std::vector<doubl
   const double determinant = s11 * s22 - s12 * s12;
   if (!(std::abs(determinant) > 1e-12 * s11 * s22)) return std::nullopt;
   return std::pair{(s1y * s22 - s2y * s12) / determinant, (s2y * s11 - s1y * s12) / determinant};
+}
+
+std::optional<double> stated_wall_time(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const std::regex wall(R"(wall time (\d+) s)");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, wall)) return std::stod(match[1]);
+  }
+  return std::nullopt;
 }
 
 }  // namespace perflab

@@ -62,6 +62,9 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
 std::string calibration_csv(const CalibrationFit& fit);
 // The constants of a .calibration.toml; an error names the file and what is wrong in it.
 Result<std::vector<CalibratedConstant>> read_calibration(const std::filesystem::path& file);
+// The time a committed run took, as its report or calibration file states it ("wall time N s"); nullopt
+// when the file is missing or states none. What validate and calibrate say before their first run.
+std::optional<double> stated_wall_time(const std::filesystem::path& file);
 // The fit printed: method, constants, every point with its residual, and how far each constant moved from
 // `before` (the committed file's), when there is one.
 std::string calibration_text(const CalibrationFit& fit,

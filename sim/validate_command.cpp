@@ -424,13 +424,7 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
 // results/validate-quick/ for --quick); nullopt when none is committed.
 std::optional<double> committed_wall_time(const PlannedRun& run, bool quick) {
   const fs::path folder = results_dir() / (quick ? std::string("validate-quick") : run.scenario.study->name);
-  std::ifstream in(folder / (run.scenario.name + ".validate.md"));
-  const std::regex wall(R"(wall time (\d+) s)");
-  std::smatch match;
-  for (std::string line; std::getline(in, line);) {
-    if (std::regex_search(line, match, wall)) return std::stod(match[1]);
-  }
-  return std::nullopt;
+  return stated_wall_time(folder / (run.scenario.name + ".validate.md"));
 }
 
 // Said before the first run: how long the committed runs of the same scenarios took.
@@ -453,7 +447,6 @@ void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool nar
   if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
   std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
 }
-
 
 }  // namespace
 

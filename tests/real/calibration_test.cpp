@@ -49,6 +49,20 @@ TEST(Calibration, TheFileReadsBackAsWritten) {
       << csv;
 }
 
+// What calibrate says before its first run: the time the committed file's record states, or that it states
+// none.
+TEST(Calibration, TheRecordStatesTheRunsWallTime) {
+  const fs::path file =
+      fs::temp_directory_path() / ("calibration_time_" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << calibration_toml(CalibrationFit{}, "x",
+                                          "ran today: perflab calibrate x (wall time 32 s)");
+  EXPECT_EQ(stated_wall_time(file), 32.0);
+  std::ofstream(file) << calibration_toml(CalibrationFit{}, "x", "ran today: perflab calibrate x");
+  EXPECT_EQ(stated_wall_time(file), std::nullopt);
+  fs::remove(file);
+  EXPECT_EQ(stated_wall_time(file), std::nullopt);
+}
+
 TEST(Calibration, ABadFileSaysWhatIsWrong) {
   const fs::path file =
       fs::temp_directory_path() / ("calibration_bad_" + std::to_string(::getpid()) + ".toml");
