@@ -46,7 +46,8 @@ TEST(RelayCost, OneTickMovesTheClosedFormsPacketsWhenPackObjectsIsSlower) {
         static_cast<double>(r.payload_bytes) / kPacket / static_cast<double>(r.poll_sleeps);
     EXPECT_NEAR(packets_per_sleep, closed_form_packets(t_c, c_u), 0.05);
     double mib_s = static_cast<double>(r.payload_bytes) / r.duration_s / (1024.0 * 1024.0);
-    EXPECT_NEAR(mib_s, closed_form_packets(t_c, c_u) * kPacket / kTimerTick / (1024.0 * 1024.0), 0.03 * mib_s);
+    EXPECT_NEAR(mib_s, closed_form_packets(t_c, c_u) * kPacket / kTimerTick / (1024.0 * 1024.0),
+                0.03 * mib_s);
   }
 }
 
