@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config git ccache   # ccache: a second clone builds from the cache
+  ninja-build   # a new build folder's generator: it keeps both cores busy to the end of a cold build
   libsimgrid-dev libboost-graph-dev libbenchmark-dev libeigen3-dev libfccp-dev pybind11-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libzip-dev libgtest-dev libgmock-dev
   nlohmann-json3-dev   # every JSON perflab writes (run --format json, compare --format json, --timeline)
@@ -35,7 +36,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFLAB_TEST_FOLDERS="" >/dev/null
+cmake -S . -B build $(scripts/generator build) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFLAB_TEST_FOLDERS="" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 cmake --build build -j"$(nproc)" "${targets[@]}"

@@ -2,7 +2,6 @@
 #include "sim/sampling/spec_syntax.h"
 
 namespace perflab {
-namespace {
 
 std::string_view trim(std::string_view text) {
   const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
@@ -10,6 +9,8 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   return text;
 }
+
+namespace {
 
 bool is_identifier(std::string_view text) {
   if (text.empty()) return false;

@@ -19,4 +19,7 @@ struct SpecCall {
 // Errors name the spec and say what was expected: missing name, unbalanced parentheses, empty argument.
 Result<SpecCall> split_spec(std::string_view spec);
 
+// `text` without the spaces, tabs and line ends at either end.
+std::string_view trim(std::string_view text);
+
 }  // namespace perflab

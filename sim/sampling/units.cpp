@@ -10,6 +10,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "sim/sampling/spec_syntax.h"
+
 namespace perflab {
 namespace {
 
@@ -84,13 +86,6 @@ const char* example_of(Quantity quantity) {
       break;
   }
   return "3";
-}
-
-std::string_view trim(std::string_view text) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
 }
 
 bool is_digit(char c) {

@@ -12,7 +12,7 @@
 namespace perflab::pipe {
 namespace {
 
-constexpr double kTick = 0.015625;
+constexpr double kTimerTick = 0.015625;
 constexpr double kPacket = 8192;
 
 // NuProcess 2.0.1 on Windows: pack-objects takes `t_c` per 8 KiB flush, upload-pack `c_u` per packet.
@@ -46,7 +46,8 @@ TEST(RelayCost, OneTickMovesTheClosedFormsPacketsWhenPackObjectsIsSlower) {
         static_cast<double>(r.payload_bytes) / kPacket / static_cast<double>(r.poll_sleeps);
     EXPECT_NEAR(packets_per_sleep, closed_form_packets(t_c, c_u), 0.05);
     double mib_s = static_cast<double>(r.payload_bytes) / r.duration_s / (1024.0 * 1024.0);
-    EXPECT_NEAR(mib_s, closed_form_packets(t_c, c_u) * kPacket / kTick / (1024.0 * 1024.0), 0.03 * mib_s);
+    EXPECT_NEAR(mib_s, closed_form_packets(t_c, c_u) * kPacket / kTimerTick / (1024.0 * 1024.0),
+                0.03 * mib_s);
   }
 }
 

@@ -1,5 +1,6 @@
 // prefetch_bench: how long the real JGit classpath takes to index and scan (goal: under 200 ms for both),
-// and how long replaying the workload takes. Built, not run by ctest: `build/tests/prefetch/prefetch_bench`.
+// and how long replaying the workload takes. Not built by default nor run by ctest:
+// `cmake --build build --target prefetch_bench`, then `build/tests/prefetch/prefetch_bench`.
 #include <benchmark/benchmark.h>
 
 #include "models/prefetch/classpath.h"
