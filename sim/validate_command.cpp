@@ -12,10 +12,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -245,8 +245,9 @@ StudyOutcome same_run(const fs::path& file, const std::vector<Override>& overrid
                   "95% order-statistic interval; {}",
                   engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
   for (const auto& [key, value] : spec.calibration) {
-    input.notes.push_back("calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
-                          (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+    input.notes.push_back(
+        "calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
+        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
   }
   return {0, {}};
 }

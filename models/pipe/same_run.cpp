@@ -95,19 +95,22 @@ Result<SameRun> same_run_from(const RealPumpResult& run, ReaderCost cost) {
   std::vector<Busy> busy;
   std::vector<double> latencies, repolls, costs;
   std::vector<std::pair<uint64_t, double>> cost_by_size;
-  size_t returned = 0;  // writes that returned by `idle_since`
-  uint64_t returned_bytes = 0, read_bytes = 0;
+  // The write holding the first byte not yet read, by bytes: its bytes were readable once its copy was
+  // done, whenever its syscall returned (a writer that woke the pump is often preempted by it inside the
+  // syscall, after the copy, and returns only once the pump has read and slept again).
+  size_t next = 0;  // the write holding the first unread byte
+  uint64_t before_next = 0, read_bytes = 0;
   double idle_since = 0;
   for (const PumpRead& read : run.read_log) {
-    while (returned < writes.size() && writes[returned].end <= idle_since)
-      returned_bytes += writes[returned++].bytes;
-    const bool data_was_there = returned_bytes > read_bytes;
+    while (next < writes.size() && before_next + writes[next].bytes <= read_bytes)
+      before_next += writes[next++].bytes;
+    const bool partly_read = next < writes.size() && before_next < read_bytes;  // larger than the pipe
+    const bool data_was_there = next >= writes.size() || partly_read || copied[next] <= idle_since;
     if (data_was_there) {
       repolls.push_back(read.ready_s - idle_since);
-    } else if (returned < writes.size() && writes[returned].bytes <= run.pipe_size &&
-               writes[returned].start >= idle_since) {
-      latencies.push_back(read.ready_s - copied[returned]);
-      same.wake_ups.push_back({copied[returned] - origin, std::max(0.0, read.ready_s - copied[returned])});
+    } else if (writes[next].bytes <= run.pipe_size) {  // into the empty pipe whole: readable at its copy
+      latencies.push_back(read.ready_s - copied[next]);
+      same.wake_ups.push_back({copied[next] - origin, std::max(0.0, read.ready_s - copied[next])});
     }
     busy.push_back({data_was_there ? idle_since : read.ready_s, read.handled_s, read.bytes});
     cost_by_size.push_back({read.bytes, read.handled_s - read.ready_s});

@@ -11,8 +11,10 @@
 //                 Bytes the pump read that no record accounts for (written without libc's write, or
 //                 before the recorder was loaded) are one write when the pump first became ready.
 //   wake-ups      over the reads the pump slept for, (epoll_wait returned - the waking write's copy done):
-//                 the pump had read all that had been written, so the pipe was empty and the waking write,
-//                 if no larger than the pipe, went in whole and became readable at once. Kept as a series
+//                 the pump had read every byte whose copy was done (counted in bytes, not by the writes'
+//                 returns: a writer that woke the pump is often preempted by it inside the syscall), so the
+//                 pipe was empty and the waking write, the one holding the first unread byte, if no larger
+//                 than the pipe, went in whole and became readable at once. Kept as a series
 //                 (when each happened, wake_series.h) and as its median (`wake_latency`, the older model);
 //   read cost     c0 + c1 * bytes from the pump's own times (epoll_wait returned -> read handled): a line
 //                 through the median time of the reads of each page count, weighted by their number, plus

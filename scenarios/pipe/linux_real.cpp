@@ -57,8 +57,9 @@ struct CpuSamples {
 };
 struct SameRunSamples {
   std::vector<double> real_reads, sim_reads, median_sim_reads, ratio, wake_latency, read_c0, read_c1;
-  std::vector<double> real_mib_s, sim_mib_s;  // the same bytes, first byte written -> last read handled
-  int failed = 0;                             // runs whose record could not be replayed
+  std::vector<double> real_mib_s, sim_mib_s,
+      median_sim_mib_s;  // the same bytes, first byte written -> last read handled
+  int failed = 0;        // runs whose record could not be replayed
 };
 
 // Replays a recorded run into the model, with its wake-ups as a series and (for comparison) as their
@@ -69,7 +70,7 @@ bool add_same_run(const pipe::RealPumpResult& run, pipe::ReaderCost cost, SameRu
   auto sim = pipe::replay_same_run(*same, pipe::WakeModel::kSeries);
   auto by_median = pipe::replay_same_run(*same, pipe::WakeModel::kMedian);
   if (!sim.ok() || sim->reads == 0 || !by_median.ok() || same->real_seconds <= 0 ||
-      sim->last_read_handled_s <= 0)
+      sim->last_read_handled_s <= 0 || by_median->last_read_handled_s <= 0)
     return false;
   samples.real_reads.push_back(static_cast<double>(run.reads));
   samples.sim_reads.push_back(static_cast<double>(sim->reads));
@@ -77,6 +78,8 @@ bool add_same_run(const pipe::RealPumpResult& run, pipe::ReaderCost cost, SameRu
   samples.ratio.push_back(static_cast<double>(sim->reads) / static_cast<double>(run.reads));
   samples.real_mib_s.push_back(static_cast<double>(run.bytes) / same->real_seconds / kMiB);
   samples.sim_mib_s.push_back(static_cast<double>(sim->bytes) / sim->last_read_handled_s / kMiB);
+  samples.median_sim_mib_s.push_back(static_cast<double>(by_median->bytes) / by_median->last_read_handled_s /
+                                     kMiB);
   samples.wake_latency.push_back(same->wake_latency);
   samples.read_c0.push_back(same->measured_read_c0);
   samples.read_c1.push_back(same->measured_read_c1);
@@ -180,6 +183,7 @@ Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, c
     m.same_run_median_sim_reads = median_of(same.median_sim_reads);
     m.same_run_mib_s = median_of(same.real_mib_s);
     m.same_run_sim_mib_s = median_of(same.sim_mib_s);
+    m.same_run_median_sim_mib_s = median_of(same.median_sim_mib_s);
     m.sim_over_real = median_of(same.ratio);
     if (!same.wake_latency.empty()) m.wake_latency_us = 1e6 * median_of(same.wake_latency);
     if (!same.read_c0.empty()) m.read_c0_us = 1e6 * median_of(same.read_c0);

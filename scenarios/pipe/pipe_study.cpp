@@ -110,10 +110,12 @@ const Knobs<PipeOptions>& knobs() {
     k.real("read_cost_c0_us", &O::read_cost_c0_us,
            "micro engine: the same-run replay's reader cost per read, us (calibrated: `perflab calibrate "
            "pipe`); -1 = the cost measured in each run itself")
+        .at_least(-1)
         .only(micro);
     k.real("read_cost_c1_ns", &O::read_cost_c1_ns,
            "micro engine: the same-run replay's reader cost per byte read, ns (calibrated); -1 = measured in "
            "each run")
+        .at_least(-1)
         .only(micro);
     k.duration(
          "wake_latency", [](O & o) -> auto& { return o.pipeline.reader.wake_latency; },
@@ -184,6 +186,8 @@ const MetricBindings<RealPumpReport>& micro_metrics() {
              "the pump's bytes / (first byte written -> last read handled), median over the runs");
     m.number("same_run_sim_mib_s", &R::same_run_sim_mib_s, "MiB/s",
              "the model's, the same bytes over the same events on each run's replay, median");
+    m.number("same_run_median_sim_mib_s", &R::same_run_median_sim_mib_s, "MiB/s",
+             "the older model's (one median wake latency per run), the same bytes and events, median");
     m.count("sim_over_real", &R::sim_over_real,
             "model reads / kernel reads on the same run, median over the runs");
     m.number("wake_latency_us", &R::wake_latency_us, "us",

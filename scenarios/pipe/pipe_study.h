@@ -65,6 +65,7 @@ struct RealPumpReport {
   double same_run_median_sim_reads = 0;
   double same_run_mib_s = 0;
   double same_run_sim_mib_s = 0;
+  double same_run_median_sim_mib_s = 0;
   double sim_over_real = 0;
   double wake_latency_us = -1;
   double read_c0_us = -1;

@@ -85,6 +85,30 @@ TEST(SameRun, TheSeriesReplaysEachWakeUpAtItsTimeTheMedianDoesNot) {
   EXPECT_NEAR(same->real_seconds - by_median->last_read_handled_s, 2e-6, 1e-9);
 }
 
+// One core between a writer and the pump: each 8 KiB write wakes the pump, which preempts the writer inside
+// its syscall (after the copy), reads, handles and sleeps; only then does the write return. Every read is a
+// wake-up, 3 us after its write's copy, though no write had returned when the pump went back to sleep.
+TEST(SameRun, AWriterPreemptedInsideItsWriteStillGivesTheWakeUp) {
+  RealPumpResult run;
+  run.pipe_size = 16384;
+  for (int k = 0; k < 5; ++k) {
+    const double start = 1e-3 * (k + 1);
+    const double ready = start + 1e-6 + 3e-6, handled = ready + 4e-6;
+    // The copy takes 1 us; the last write, with the pump on another core, returns then.
+    run.writes.push_back({start, k < 4 ? handled + 1e-6 : start + 1e-6, 8192});
+    run.read_log.push_back({ready, ready + 2e-6, handled, 8192});
+  }
+  run.bytes = 5 * 8192;
+  run.reads = 5;
+  auto same = same_run_from(run);
+  ASSERT_TRUE(same.ok()) << same.status().message();
+  ASSERT_EQ(same->wake_ups.size(), 5u);
+  for (const WakeUp& w : same->wake_ups) EXPECT_NEAR(w.latency, 3e-6, 1e-9);
+  auto sim = replay_same_run(*same);
+  ASSERT_TRUE(sim.ok()) << sim.status().message();
+  EXPECT_EQ(sim->reads, 5u);
+}
+
 // A read that took 200 us beyond the pump's cost (it lost its CPU) is an off-CPU stretch from its start;
 // the replay's reader, at the same read, is held to the stretch's end as the real pump was, and so ends
 // when it did. The median model knows nothing of it.
