@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -200,9 +201,18 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
 }
 
 // Same-run mode: the scenario in its own engine R times; each row holds both the model's value and the
-// real one of the same run (pipe: the kernel's reads and the model's on that run's recorded writes).
-StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, ValidationInput& input,
-                      std::vector<RunTable>& passes) {
+// real one of the same run (pipe: the kernel's reads and the model's on that run's recorded writes). The
+// calibration is set on the scenario: only the model's side of each run reads it.
+// `calibrated` holds that scenario as long as the passes that point to it.
+StudyOutcome same_run(const fs::path& file, const std::vector<Override>& overrides, const ValidateSpec& spec,
+                      ValidationInput& input, std::vector<RunTable>& passes,
+                      std::optional<Scenario>& calibrated) {
+  std::vector<Override> all = overrides;
+  for (const auto& [key, value] : spec.calibration) all.push_back({key, value});
+  auto loaded = load_scenario(file, all);
+  if (!loaded.ok()) return {fail_input(loaded.status().message()), {}};
+  calibrated = std::move(loaded).value();
+  const Scenario& scenario = *calibrated;
   std::fprintf(stderr, "validate %s: %zu points, %d passes of the same-run check\n", scenario.name.c_str(),
                scenario.grid.size(), spec.repetitions);
   int status = 0;
@@ -234,6 +244,11 @@ StudyOutcome same_run(const Scenario& scenario, const ValidateSpec& spec, Valida
                   "sim = the model's median over the passes, real = the real median with its "
                   "95% order-statistic interval; {}",
                   engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
+  for (const auto& [key, value] : spec.calibration) {
+    input.notes.push_back(
+        "calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
+        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+  }
   return {0, {}};
 }
 
@@ -250,11 +265,12 @@ StudyOutcome validate_run(const PlannedRun& run) {
   const ValidateSpec& spec = *run.scenario.validate;
   auto start = std::chrono::steady_clock::now();
   ValidationInput input;
+  std::optional<Scenario> calibrated;  // same-run mode: the scenario the passes point to
   std::vector<RunTable> passes;
   bool failed_runs = false;
   StudyOutcome ran = spec.pairs.empty()
                          ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
-                         : same_run(run.scenario, spec, input, passes);
+                         : same_run(run.file, run.overrides, spec, input, passes, calibrated);
   if (ran.status != 0) return ran;
   for (auto note : {oversleep_note(passes), realtime_note(passes)}) {
     if (!note.empty()) input.notes.push_back(note);

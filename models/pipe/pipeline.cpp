@@ -117,6 +117,7 @@ PipelineResult Pipeline::result() const {
   PipelineResult r;
   const ReaderStats& got = reader_->stats();
   r.duration_s = got.finished_at;
+  r.last_read_handled_s = got.last_handled_at;
   r.bytes = got.checksum.bytes();
   r.reads = got.reads;
   r.delayed_completions = delay_ ? delay_->delayed() : 0;

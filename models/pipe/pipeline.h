@@ -57,9 +57,10 @@ Status validate(const PipelineOptions& options);
 Status validate_inputs(const PipelineOptions& options);
 
 struct PipelineResult {
-  double duration_s = 0;       // until the reader saw end of stream
-  uint64_t bytes = 0;          // bytes the reader got (pack data plus side-band framing, for git)
-  uint64_t payload_bytes = 0;  // pack (or written) bytes moved
+  double duration_s = 0;           // until the reader saw end of stream
+  double last_read_handled_s = 0;  // until the reader had handled the last bytes (before end of stream)
+  uint64_t bytes = 0;              // bytes the reader got (pack data plus side-band framing, for git)
+  uint64_t payload_bytes = 0;      // pack (or written) bytes moved
   uint64_t reads = 0;
   uint64_t poll_sleeps = 0;
   uint64_t relays = 0;  // git: upload-pack's loop iterations that read

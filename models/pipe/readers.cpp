@@ -18,7 +18,9 @@ Action Reader::handle(const Bytes& data, double issued, double now) {
   }
   ++stats_.reads;
   stats_.checksum.add(data);
-  return Compute{options_.handler_c0 + options_.handler_c1 * static_cast<double>(data.size())};
+  const double cpu = options_.handler_c0 + options_.handler_c1 * static_cast<double>(data.size());
+  stats_.last_handled_at = options_.wake_series ? options_.wake_series->finish(now, cpu) : now + cpu;
+  return Compute{stats_.last_handled_at - now};
 }
 
 WindowsReader::WindowsReader(ProcessId id, WindowsPipe& pipe, ReaderOptions options, SpanSink* spans)
@@ -52,9 +54,14 @@ Action LinuxReader::step(double now) {
     slept_ = true;
     return Wait{};
   }
-  if (slept_ && !latency_paid_ && options_.wake_latency > 0) {
+  const WakeSeries* series = options_.wake_series.get();
+  if (slept_ && !latency_paid_ && (series != nullptr || options_.wake_latency > 0)) {
     latency_paid_ = true;
-    return SleepUntil{now + options_.wake_latency};
+    const double runs_at = series != nullptr ? series->woken(now) : now + options_.wake_latency;
+    if (runs_at > now) return SleepUntil{runs_at};
+  }
+  if (series != nullptr && !slept_) {  // polling again: not before the pump was back on its CPU
+    if (const double runs_at = series->finish(now, 0); runs_at > now) return SleepUntil{runs_at};
   }
   waiting_ = false;
   slept_ = false;

@@ -10,7 +10,9 @@
 // nuprocess-epoll (NuProcess on Linux, BasePosixProcess.java:329 at nuprocess-2.0.2): level-triggered
 //   readiness, then read(min(available, 65,536)) (:343); on Linux a jdk-blocking read waits for the first
 //   byte the same way. A reader that had to sleep reads `wake_latency` after the pipe woke it, and takes
-//   what is there then; one that finds data when it polls again reads at once.
+//   what is there then; one that finds data when it polls again reads at once. Given a `wake_series` (a
+//   replayed run's own wake-ups and off-CPU stretches, wake_series.h) it looks its delay up there at its
+//   own time instead, and its handler's CPU time skips the stretches the real pump was off its CPU.
 //
 // The handler cost, c0 + c1 * bytes per completed read, is the study's one calibrated constant.
 #pragma once
@@ -19,12 +21,14 @@
 #include "models/common/status.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "models/pipe/linux_pipe.h"
 #include "models/pipe/process.h"
+#include "models/pipe/wake_series.h"
 #include "models/pipe/windows_pipe.h"
 
 namespace perflab::pipe {
@@ -44,11 +48,13 @@ struct ReaderOptions {
   double handler_c1 = 1e-9;    // seconds per byte of a completed read
   double wake_latency = 0;     // Linux: seconds from a wake on a readable pipe to the read (a measured
                                // machine property: the woken thread must be scheduled on its CPU)
+  std::shared_ptr<const WakeSeries> wake_series;  // Linux, a replay: the run's own wake-ups (null: none)
 };
 
 struct ReaderStats {
-  uint64_t reads = 0;  // completed reads that returned bytes
-  Checksum checksum;   // of every byte read, in order
+  uint64_t reads = 0;          // completed reads that returned bytes
+  Checksum checksum;           // of every byte read, in order
+  double last_handled_at = 0;  // the handler of the last read that returned bytes done
   double finished_at = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 
 #include "models/pipe/event_loop.h"
 
@@ -47,7 +48,7 @@ std::vector<TimedWrite> timed_writes(const RealPumpResult& run) {
 
 }  // namespace
 
-Result<SameRun> same_run_from(const RealPumpResult& run) {
+Result<SameRun> same_run_from(const RealPumpResult& run, ReaderCost cost) {
   if (run.writes.empty()) return Status::Error("the run has no recorded writes (run it with write_recorder)");
   if (run.read_log.size() != run.reads || run.reads == 0) {
     return Status::Error("the run has no read log for its reads (run it with log_reads)");
@@ -87,35 +88,46 @@ Result<SameRun> same_run_from(const RealPumpResult& run) {
   }
 
   // Walk the reads with the writes that had returned when the pump went back to epoll_wait.
+  struct Busy {  // one read from when the pump was on it (re-poll or wake-up) to handled
+    double from, handled;
+    uint64_t bytes;
+  };
+  std::vector<Busy> busy;
   std::vector<double> latencies, repolls, costs;
   std::vector<std::pair<uint64_t, double>> cost_by_size;
-  size_t returned = 0;  // writes that returned by `idle_since`
-  uint64_t returned_bytes = 0, read_bytes = 0;
+  // The write holding the first byte not yet read, by bytes: its bytes were readable once its copy was
+  // done, whenever its syscall returned (a writer that woke the pump is often preempted by it inside the
+  // syscall, after the copy, and returns only once the pump has read and slept again).
+  size_t next = 0;  // the write holding the first unread byte
+  uint64_t before_next = 0, read_bytes = 0;
   double idle_since = 0;
   for (const PumpRead& read : run.read_log) {
-    while (returned < writes.size() && writes[returned].end <= idle_since)
-      returned_bytes += writes[returned++].bytes;
-    const bool data_was_there = returned_bytes > read_bytes;
+    while (next < writes.size() && before_next + writes[next].bytes <= read_bytes)
+      before_next += writes[next++].bytes;
+    const bool partly_read = next < writes.size() && before_next < read_bytes;  // larger than the pipe
+    const bool data_was_there = next >= writes.size() || partly_read || copied[next] <= idle_since;
     if (data_was_there) {
       repolls.push_back(read.ready_s - idle_since);
-    } else if (returned < writes.size() && writes[returned].bytes <= run.pipe_size &&
-               writes[returned].start >= idle_since) {
-      latencies.push_back(read.ready_s - copied[returned]);
+    } else if (writes[next].bytes <= run.pipe_size) {  // into the empty pipe whole: readable at its copy
+      latencies.push_back(read.ready_s - copied[next]);
+      same.wake_ups.push_back({copied[next] - origin, std::max(0.0, read.ready_s - copied[next])});
     }
+    busy.push_back({data_was_there ? idle_since : read.ready_s, read.handled_s, read.bytes});
     cost_by_size.push_back({read.bytes, read.handled_s - read.ready_s});
     read_bytes += read.bytes;
     idle_since = read.handled_s;
   }
   same.wake_samples = latencies.size();
   same.wake_latency = std::max(0.0, median(latencies));
+  same.real_seconds = run.read_log.back().handled_s - origin;
 
   // A straight line through the medians of the reads of each page count, weighted by their number: robust
   // to the reads that lost the CPU on the way.
   std::map<uint64_t, std::pair<std::vector<double>, std::vector<double>>> by_pages;  // bytes, costs
-  for (const auto& [bytes, cost] : cost_by_size) {
+  for (const auto& [bytes, time] : cost_by_size) {
     auto& bucket = by_pages[bytes / LinuxPipe::kPageSize];
     bucket.first.push_back(static_cast<double>(bytes));
-    bucket.second.push_back(cost);
+    bucket.second.push_back(time);
   }
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const auto& [pages, bucket] : by_pages) {
@@ -129,17 +141,26 @@ Result<SameRun> same_run_from(const RealPumpResult& run) {
   }
   const double variance = sxx - sx * sx / n;
   if (by_pages.size() > 1 && variance > 0) {
-    same.read_c1 = std::max(0.0, (sxy - sx * sy / n) / variance);
-    same.read_c0 = std::max(0.0, (sy - same.read_c1 * sx) / n);
+    same.measured_read_c1 = std::max(0.0, (sxy - sx * sy / n) / variance);
+    same.measured_read_c0 = std::max(0.0, (sy - same.measured_read_c1 * sx) / n);
   } else {
     for (const auto& entry : cost_by_size) costs.push_back(entry.second);
-    same.read_c0 = median(costs);
+    same.measured_read_c0 = median(costs);
   }
-  same.read_c0 += std::max(0.0, median(repolls));
+  same.measured_read_c0 += std::max(0.0, median(repolls));
+  same.read_c0 = cost.c0 >= 0 ? cost.c0 : same.measured_read_c0;
+  same.read_c1 = cost.c1 >= 0 ? cost.c1 : same.measured_read_c1;
+
+  // Each read's time beyond the cost: off its CPU, from when it was on the read (wake_series.h). Beyond
+  // 1 ns: the clock's resolution, below which an excess is the arithmetic's.
+  for (const Busy& b : busy) {
+    const double excess = (b.handled - b.from) - (same.read_c0 + same.read_c1 * static_cast<double>(b.bytes));
+    if (excess > 1e-9) same.off_cpu.push_back({b.from - origin, b.from + excess - origin});
+  }
   return same;
 }
 
-PipelineOptions same_run_options(const SameRun& run) {
+PipelineOptions same_run_options(const SameRun& run, WakeModel wake) {
   PipelineOptions o;
   o.platform = Platform::kLinux;
   o.mechanism = Mechanism::kNone;
@@ -147,14 +168,16 @@ PipelineOptions same_run_options(const SameRun& run) {
   o.reader.handler_c0 = run.read_c0;
   o.reader.handler_c1 = run.read_c1;
   o.reader.wake_latency = run.wake_latency;
+  if (wake == WakeModel::kSeries)
+    o.reader.wake_series = std::make_shared<const WakeSeries>(run.wake_ups, run.off_cpu);
   o.pipe_buffer = run.pipe_size;
   o.writer = WriterKind::kTrace;
   o.trace = run.trace;
   return o;
 }
 
-Result<PipelineResult> replay_same_run(const SameRun& run) {
-  PipelineOptions options = same_run_options(run);
+Result<PipelineResult> replay_same_run(const SameRun& run, WakeModel wake) {
+  PipelineOptions options = same_run_options(run, wake);
   if (Status valid = validate(options); !valid.ok()) return valid;
   EventLoop loop;
   Pipeline pipeline(options, loop, nullptr);

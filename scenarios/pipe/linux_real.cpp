@@ -56,22 +56,33 @@ struct CpuSamples {
   std::vector<double> descendants;  // what it waited for (upload-pack: pack-objects), seconds
 };
 struct SameRunSamples {
-  std::vector<double> real_reads, sim_reads, ratio, wake_latency, read_c0, read_c1;
-  int failed = 0;  // runs whose record could not be replayed
+  std::vector<double> real_reads, sim_reads, median_sim_reads, ratio, wake_latency, read_c0, read_c1;
+  std::vector<double> real_mib_s, sim_mib_s,
+      median_sim_mib_s;  // the same bytes, first byte written -> last read handled
+  int failed = 0;        // runs whose record could not be replayed
 };
 
-// Replays a recorded run into the model; false if the record does not make a trace.
-bool add_same_run(const pipe::RealPumpResult& run, SameRunSamples& samples) {
-  auto same = pipe::same_run_from(run);
+// Replays a recorded run into the model, with its wake-ups as a series and (for comparison) as their
+// median; false if the record does not make a trace.
+bool add_same_run(const pipe::RealPumpResult& run, pipe::ReaderCost cost, SameRunSamples& samples) {
+  auto same = pipe::same_run_from(run, cost);
   if (!same.ok()) return false;
-  auto sim = pipe::replay_same_run(*same);
-  if (!sim.ok() || sim->reads == 0) return false;
+  auto sim = pipe::replay_same_run(*same, pipe::WakeModel::kSeries);
+  auto by_median = pipe::replay_same_run(*same, pipe::WakeModel::kMedian);
+  if (!sim.ok() || sim->reads == 0 || !by_median.ok() || same->real_seconds <= 0 ||
+      sim->last_read_handled_s <= 0 || by_median->last_read_handled_s <= 0)
+    return false;
   samples.real_reads.push_back(static_cast<double>(run.reads));
   samples.sim_reads.push_back(static_cast<double>(sim->reads));
+  samples.median_sim_reads.push_back(static_cast<double>(by_median->reads));
   samples.ratio.push_back(static_cast<double>(sim->reads) / static_cast<double>(run.reads));
+  samples.real_mib_s.push_back(static_cast<double>(run.bytes) / same->real_seconds / kMiB);
+  samples.sim_mib_s.push_back(static_cast<double>(sim->bytes) / sim->last_read_handled_s / kMiB);
+  samples.median_sim_mib_s.push_back(static_cast<double>(by_median->bytes) / by_median->last_read_handled_s /
+                                     kMiB);
   samples.wake_latency.push_back(same->wake_latency);
-  samples.read_c0.push_back(same->read_c0);
-  samples.read_c1.push_back(same->read_c1);
+  samples.read_c0.push_back(same->measured_read_c0);
+  samples.read_c1.push_back(same->measured_read_c1);
   return true;
 }
 
@@ -117,6 +128,8 @@ Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, c
   const int size_mib = static_cast<int>(knobs_set.repo_mib);
   const size_t pipe_size = knobs_set.pipeline.pipe_buffer;
   const RealChild child = knobs_set.real_child;
+  const pipe::ReaderCost cost{knobs_set.read_cost_c0_us >= 0 ? knobs_set.read_cost_c0_us * 1e-6 : -1,
+                              knobs_set.read_cost_c1_ns >= 0 ? knobs_set.read_cost_c1_ns * 1e-9 : -1};
   auto options = std::make_shared<pipe::RealPumpOptions>();
   auto cpu = std::make_shared<CpuSamples>();
   auto same_runs = std::make_shared<SameRunSamples>();
@@ -134,14 +147,14 @@ Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, c
     options->log_reads = !options->write_recorder.empty();
     return Status::OK();
   };
-  micro.run = [options, cpu, same_runs]() {
+  micro.run = [options, cpu, same_runs, cost]() {
     auto r = pipe::run_real_pump(*options);
     if (!r.ok() || !r->exited || r->exit_status != 0) return Metrics{{"failed", 1}};
     if (r->child_cpu_s >= 0) {
       cpu->own.push_back(r->child_cpu_s);
       cpu->descendants.push_back(r->descendants_cpu_s);
     }
-    if (options->log_reads && !add_same_run(*r, *same_runs)) ++same_runs->failed;
+    if (options->log_reads && !add_same_run(*r, cost, *same_runs)) ++same_runs->failed;
     return Metrics{{"bytes", static_cast<double>(r->bytes)},
                    {"reads", static_cast<double>(r->reads)},
                    {"pipe_size_set", static_cast<double>(r->pipe_size)},
@@ -167,6 +180,10 @@ Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, c
     const SameRunSamples& same = *same_runs;
     m.same_run_reads = median_of(same.real_reads);
     m.same_run_sim_reads = median_of(same.sim_reads);
+    m.same_run_median_sim_reads = median_of(same.median_sim_reads);
+    m.same_run_mib_s = median_of(same.real_mib_s);
+    m.same_run_sim_mib_s = median_of(same.sim_mib_s);
+    m.same_run_median_sim_mib_s = median_of(same.median_sim_mib_s);
     m.sim_over_real = median_of(same.ratio);
     if (!same.wake_latency.empty()) m.wake_latency_us = 1e6 * median_of(same.wake_latency);
     if (!same.read_c0.empty()) m.read_c0_us = 1e6 * median_of(same.read_c0);

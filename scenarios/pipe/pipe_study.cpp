@@ -107,6 +107,16 @@ const Knobs<PipeOptions>& knobs() {
               "micro engine: MiB of incompressible content in the generated repository (make_repo.sh)")
         .at_least(1)
         .only(micro);
+    k.real("read_cost_c0_us", &O::read_cost_c0_us,
+           "micro engine: the same-run replay's reader cost per read, us (calibrated: `perflab calibrate "
+           "pipe`); -1 = the cost measured in each run itself")
+        .at_least(-1)
+        .only(micro);
+    k.real("read_cost_c1_ns", &O::read_cost_c1_ns,
+           "micro engine: the same-run replay's reader cost per byte read, ns (calibrated); -1 = measured in "
+           "each run")
+        .at_least(-1)
+        .only(micro);
     k.duration(
          "wake_latency", [](O & o) -> auto& { return o.pipeline.reader.wake_latency; },
          "linux: from a wake on a readable pipe to the reader's read (measured per run: "
@@ -170,12 +180,22 @@ const MetricBindings<RealPumpReport>& micro_metrics() {
             "the pump's reads, median over the runs replayed into the model");
     m.count("same_run_sim_reads", &R::same_run_sim_reads,
             "the model's reads on each run's own write trace and pipe, median");
+    m.count("same_run_median_sim_reads", &R::same_run_median_sim_reads,
+            "the older model's reads on the same runs: one median wake latency per run, median");
+    m.number("same_run_mib_s", &R::same_run_mib_s, "MiB/s",
+             "the pump's bytes / (first byte written -> last read handled), median over the runs");
+    m.number("same_run_sim_mib_s", &R::same_run_sim_mib_s, "MiB/s",
+             "the model's, the same bytes over the same events on each run's replay, median");
+    m.number("same_run_median_sim_mib_s", &R::same_run_median_sim_mib_s, "MiB/s",
+             "the older model's (one median wake latency per run), the same bytes and events, median");
     m.count("sim_over_real", &R::sim_over_real,
             "model reads / kernel reads on the same run, median over the runs");
     m.number("wake_latency_us", &R::wake_latency_us, "us",
              "measured per run: epoll_wait returned - the waking write copied, median");
-    m.number("read_c0_us", &R::read_c0_us, "us", "measured per run: the pump's time per read, median");
-    m.number("read_c1_ns", &R::read_c1_ns, "ns", "measured per run: the pump's time per byte read, median");
+    m.number("read_c0_us", &R::read_c0_us, "us",
+             "measured per run (whatever the replay used): the pump's time per read, median");
+    m.number("read_c1_ns", &R::read_c1_ns, "ns",
+             "measured per run (whatever the replay used): the pump's time per byte read, median");
     m.count("same_runs", &R::same_runs, "runs replayed into the model").exactly();
     m.count("same_runs_failed", &R::same_runs_failed,
             "runs whose write record could not be replayed (no recorder: all)")
@@ -229,6 +249,7 @@ Study pipe_study() {
   study.unused = unused_by_the_writer;
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
+  study.calibration = calibration_fit();
   study.headline_report = [](const RunTable& table) {
     if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
     if (table.scenario->name == "pipe-seed-rate") return seed_rate_report(table);

@@ -27,6 +27,8 @@ struct PipeOptions {
   double trace_speed = 1.0;                        // writer = trace: replay this many times faster
   RealChild real_child = RealChild::kPackObjects;  // micro
   int64_t repo_mib = 32;                           // micro: MiB of the generated repository
+  double read_cost_c0_us = -1;  // micro: the replay's reader cost per read (calibrated); -1: the run's own
+  double read_cost_c1_ns = -1;  // micro: and per byte read
 };
 
 // The study's knobs, each bound to the member of PipeOptions it sets.
@@ -60,6 +62,10 @@ struct RealPumpReport {
   double cpu_per_packet_us = 0;
   double same_run_reads = 0;
   double same_run_sim_reads = 0;
+  double same_run_median_sim_reads = 0;
+  double same_run_mib_s = 0;
+  double same_run_sim_mib_s = 0;
+  double same_run_median_sim_mib_s = 0;
   double sim_over_real = 0;
   double wake_latency_us = -1;
   double read_c0_us = -1;
@@ -78,6 +84,7 @@ std::string seed_rate_report(const RunTable& table);  // seed_rate_report.cpp
 std::string linux_sim_report(const RunTable& table);
 Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, const PointInputs& inputs);
 std::string linux_real_report(const RunTable& table);
+CalibrationHook calibration_fit();  // `perflab calibrate pipe` (calibration_fit.cpp)
 
 constexpr double kMiB = 1024.0 * 1024.0;
 

@@ -6,6 +6,7 @@
 
 namespace perflab::testing {
 namespace {
+namespace fs = std::filesystem;
 
 const std::string kScenario = std::string(PERFLAB_SCENARIOS) + "/pipe/git-clone.toml";
 
@@ -49,6 +50,41 @@ TEST(PipeStudy, TraceWriterReplaysTheCommittedCapture) {
   CliResult r = run_perflab("run " + (dir / "t.toml").string() + " --format csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("throughput_mib_s"), std::string::npos);
+}
+
+// `perflab validate` in same-run mode sets the committed calibration (results/pipe/<calibration
+// scenario>.calibration.toml) on the scenario it runs, so each replay uses the calibrated reader cost, and
+// pairs reads and time: a tiny pipe study (1 MiB repository, pack-objects, one pipe size, 5 passes).
+TEST(PipeStudy, ValidateSetsTheCommittedCalibrationOnTheSameRunReplay) {
+  TempDir dir;
+  fs::create_directories(dir / "scenarios" / "pipe");
+  // the study's default trace is read from its scenarios folder; the repository is made by its script
+  fs::create_directory_symlink(fs::path(PERFLAB_SCENARIOS) / "pipe" / "data",
+                               dir / "scenarios" / "pipe" / "data");
+  fs::copy_file(fs::path(PERFLAB_SCENARIOS) / "pipe" / "make_repo.sh",
+                dir / "scenarios" / "pipe" / "make_repo.sh");
+  const std::string head =
+      "study = \"pipe\"\nengine = \"micro\"\nrepetitions = 1\n[params]\nrepo_mib = 1\n"
+      "platform = \"linux\"\npump = \"nuprocess-epoll\"\nreal_child = \"pack-objects\"\n";
+  write_file(dir / "scenarios" / "pipe" / "calibrate.toml",
+             "[scenario]\nname = \"tiny-calibrate\"\n" + head + "pipe_buffer = \"32KiB\"\n");
+  write_file(dir / "scenarios" / "pipe" / "validate.toml",
+             "[scenario]\nname = \"tiny-validate\"\n" + head +
+                 "pipe_buffer = \"64KiB\"\n[validate]\npairs = [[\"reads\", \"same_run_sim_reads\", "
+                 "\"same_run_reads\"], [\"throughput\", \"same_run_sim_mib_s\", \"same_run_mib_s\"]]\n"
+                 "calibration_scenario = \"" +
+                 (dir / "scenarios" / "pipe" / "calibrate.toml").string() + "\"\n");
+  fs::create_directories(dir / "results" / "pipe");
+  write_file(dir / "results" / "pipe" / "tiny-calibrate.calibration.toml",
+             "[constants]\nread_cost_c0_us = { value = 0.5, unit = \"\" }\n"
+             "read_cost_c1_ns = { value = 0.25, unit = \"\" }\n");
+  const std::map<std::string, std::string> env = {{"PERFLAB_SCENARIOS", (dir / "scenarios").string()},
+                                                  {"PERFLAB_RESULTS", (dir / "results").string()}};
+  auto r = run_perflab("validate pipe", env);
+  ASSERT_NE(r.status, 2) << r.err;
+  EXPECT_NE(r.out.find("read_cost_c0_us = 0.5, read_cost_c1_ns = 0.25"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("calibration (the model's side): read_cost_c0_us = 0.5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| criterion (throughput) |"), std::string::npos) << r.out;
 }
 
 TEST(PipeStudy, BadParametersAreRefusedBeforeAnythingRuns) {
