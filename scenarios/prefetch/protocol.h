@@ -45,7 +45,7 @@ Result<std::uint32_t> decode_index(const std::string& payload);
 
 struct ControllerReport {
   prefetch::ServerStats server;
-  std::map<std::string, std::uint64_t> bytes_sent;  // by kind_name(): every message's header and payload
+  std::map<std::string, std::uint64_t> bytes_sent;  // by kind_name(): header and payload, the report's aside
 };
 std::string encode_report(const ControllerReport& report);
 Result<ControllerReport> decode_report(const std::string& payload);
