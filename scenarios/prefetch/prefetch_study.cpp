@@ -59,10 +59,13 @@ namespace {
 // seed's delays (a hit costs a fetch while its JAR is still downloading), but not on anything else.
 template <class R, class Job>
 void bind_job_counts(MetricBindings<R>& m, Job job) {
-  const auto agent = [job](auto member) { return [job, member](const R& r) { return job(r).agent.*member; }; };
+  const auto agent = [job](auto member) {
+    return [job, member](const R& r) { return job(r).agent.*member; };
+  };
   using A = prefetch::AgentStats;
   m.count("rpcs", agent(&A::rpcs), "class-loading RPCs: fetch3 + extra fetch").exactly();
-  m.count("fetch3_calls", agent(&A::fetch3_calls), "fetch3 RPCs: loads that were not prefetch hits").exactly();
+  m.count("fetch3_calls", agent(&A::fetch3_calls), "fetch3 RPCs: loads that were not prefetch hits")
+      .exactly();
   m.count("classes_prefetched", agent(&A::classes_prefetched),
           "classes in all fetch3 replies, requested ones included (as the PR counted)")
       .exactly();
@@ -74,9 +77,11 @@ void bind_job_counts(MetricBindings<R>& m, Job job) {
        "server_classes_loaded", [job](const R& r) { return job(r).server_classes_loaded; },
        "classes the controller loaded to answer")
       .exactly();
-  m.count("jar_downloads", agent(&A::jar_downloads), "JARs downloaded (cold JAR cache): those a defined class needed")
+  m.count("jar_downloads", agent(&A::jar_downloads),
+          "JARs downloaded (cold JAR cache): those a defined class needed")
       .exactly();
-  m.count("extra_fetches", agent(&A::extra_fetches), "hits whose JAR was not downloaded yet: one extra fetch RPC each")
+  m.count("extra_fetches", agent(&A::extra_fetches),
+          "hits whose JAR was not downloaded yet: one extra fetch RPC each")
       .exactly();
 }
 

@@ -1,8 +1,9 @@
 // The `prefetch` study's pieces, registered together in prefetch_study.cpp: the knobs of a scenario and the
-// options they set, the simulated JGit job (jgit_job.cpp), the same job in real time (real_job.cpp) and the
-// PR-shaped headline report (prefetch_report.cpp).
+// options they set, the JGit job's one driver (job.h) run on SimGrid (jgit_job.cpp) and in real time
+// (real_job.cpp), and the PR-shaped headline report (prefetch_report.cpp).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,16 +40,15 @@ const Knobs<JobOptions>& knobs();
 // The named random streams of a run (sim/seeding.h), shared by the two engines so that they draw the same
 // delays.
 constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";  // before each class-loading RPC
-constexpr std::string_view kJarDelayStream = "prefetch.jar_delay";  // before JAR downloads (delay_jar_downloads)
-// Real engine: the latency draws of the controller's replies (the agent's requests draw from the network's
-// own stream, as every message of the sim does).
-constexpr std::string_view kReplyLatencyStream = "prefetch.real.reply_latency";
+constexpr std::string_view kJarDelayStream =
+    "prefetch.jar_delay";  // before JAR downloads (delay_jar_downloads)
 
 // What one job measures: the agent's and the controller's counters and the job's duration.
 struct JobResult {
   prefetch::AgentStats agent;
   std::uint64_t server_classes_loaded = 0;
-  double duration_s = 0;  // simulated seconds (sim), wall-clock seconds (real)
+  double duration_s = 0;                            // simulated seconds (sim), wall-clock seconds (real)
+  std::map<std::string, std::uint64_t> bytes_sent;  // by message kind (protocol.h): header and payload
 };
 
 // What a real-engine job measures besides: how late its sleeps woke (sim/real/).
@@ -67,6 +67,9 @@ const MetricBindings<RealJobResult>& real_metrics();
 
 Result<JobResult> run_jgit_job(const RunContext& context);           // sim engine (jgit_job.cpp)
 Result<RealJobResult> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
+// The same two with the options already read (the parity test's way in: it has no Params).
+Result<JobResult> run_sim_job(const RunContext& context, const JobOptions& options);
+Result<RealJobResult> run_real_job(const RunContext& context, const JobOptions& options);
 std::string depth_report(const RunTable& table);
 std::string pareto_report(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate prefetch` (calibration_fit.cpp)

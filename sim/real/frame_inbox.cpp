@@ -137,7 +137,7 @@ std::vector<Arrival> FrameInbox::pop_due(std::int64_t now_ns) {
   return due;
 }
 
-Result<std::vector<Arrival>> FrameInbox::next(bool block, int idle_timeout_ms) {
+Result<std::vector<Arrival>> FrameInbox::next(bool block, int idle_timeout_ms, std::int64_t wake_ns) {
   auto polled = poll(0);
   if (!polled.ok()) return polled.status();
   std::vector<Arrival> due = pop_due(monotonic_ns());
@@ -145,34 +145,35 @@ Result<std::vector<Arrival>> FrameInbox::next(bool block, int idle_timeout_ms) {
   const std::int64_t idle_ns = static_cast<std::int64_t>(idle_timeout_ms) * 1'000'000;
   std::uint64_t progress = parsed_;
   std::int64_t idle_until = monotonic_ns() + idle_ns;
-  // Each pass parses a frame, or the timer fires at a due time, or the idle deadline comes nearer.
+  // Each pass parses a frame, or the timer fires at a due time or the wake-up, or the idle deadline comes
+  // nearer.
   for (;;) {
     std::int64_t now = monotonic_ns();
     if (parsed_ != progress) {
       progress = parsed_;
       idle_until = now + idle_ns;
     }
-    if (line_.empty() && now >= idle_until) {
+    if (wake_ns > 0 && now >= wake_ns) return due;
+    if (line_.empty() && wake_ns == 0 && now >= idle_until) {
       return Status::Error("nothing arrived from the peers for " + std::to_string(idle_timeout_ms) + " ms");
     }
-    const std::int64_t deadline = line_.empty() ? 0 : line_.top().due_ns;
+    std::int64_t deadline = line_.empty() ? 0 : line_.top().due_ns;
+    if (wake_ns > 0 && (deadline == 0 || wake_ns < deadline)) deadline = wake_ns;
     Status armed = arm(deadline);
     if (!armed.ok()) return armed;
-    int wait_ms = line_.empty() ? static_cast<int>((idle_until - now + 999'999) / 1'000'000) : -1;
+    int wait_ms = deadline == 0 ? static_cast<int>((idle_until - now + 999'999) / 1'000'000) : -1;
     auto fired = poll(wait_ms);
     if (!fired.ok()) return fired.status();
     if (*fired) armed_ns_ = 0;
     now = monotonic_ns();
     due = pop_due(now);
-    if (!due.empty()) {
-      if (*fired && deadline > 0) {
-        const std::int64_t late = std::max<std::int64_t>(0, now - deadline);
-        oversleep_.sleeps += 1;
-        oversleep_.total_ns += late;
-        oversleep_.max_ns = std::max(oversleep_.max_ns, late);
-      }
-      return due;
+    if (*fired && deadline > 0 && (!due.empty() || deadline == wake_ns)) {
+      const std::int64_t late = std::max<std::int64_t>(0, now - deadline);
+      oversleep_.sleeps += 1;
+      oversleep_.total_ns += late;
+      oversleep_.max_ns = std::max(oversleep_.max_ns, late);
     }
+    if (!due.empty()) return due;
   }
 }
 

@@ -32,9 +32,10 @@ class FrameInbox {
 
   // Receives from `fd` (owned by its link) as link `link`.
   Status add(int link, int fd);
-  // The frames due now. With `block`, first waits until at least one is due or a link ends; an error when
-  // no complete frame arrives and nothing falls due for `idle_timeout_ms`.
-  Result<std::vector<Arrival>> next(bool block, int idle_timeout_ms);
+  // The frames due now. With `block`, first waits until at least one is due or a link ends, or until
+  // `wake_ns` (monotonic_ns() time; 0: no such deadline) when it returns none; an error when no complete
+  // frame arrives and nothing falls due for `idle_timeout_ms`.
+  Result<std::vector<Arrival>> next(bool block, int idle_timeout_ms, std::int64_t wake_ns = 0);
   // How late the timer's wake-ups were, against the due time they waited for.
   const OversleepStats& oversleep() const { return oversleep_; }
 

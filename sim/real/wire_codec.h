@@ -1,4 +1,4 @@
-// Writer and Reader: the byte layout of the real engine's message payloads (a study's real_protocol.cpp).
+// Writer and Reader: the byte layout of a study's message payloads (its protocol.cpp or real_protocol.cpp).
 // Integers travel in the host's byte order: both ends are processes of one machine. A Reader answers false
 // instead of reading past the end, so a malformed payload is an error, never a crash.
 #pragma once

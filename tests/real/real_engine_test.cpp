@@ -120,7 +120,7 @@ TEST_P(RealEngineStopped, LeavesNoProcessBehind) {
       PERFLAB_BINARY,
       {"run", (dir / "slow.toml").string(), "--set", "params.rpc_delay=\"constant(50ms)\"", "--set",
        "sweep.prefetch_depth=[0]", "--out", (dir / "out").string()},
-      "perflab-ctrl", GetParam().signal, GetParam().to, dir / "err");
+      "perflab-control", GetParam().signal, GetParam().to, dir / "err");
 }
 INSTANTIATE_TEST_SUITE_P(Signals, RealEngineStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 

@@ -38,7 +38,7 @@ inline bool no_process_left() {
 }
 
 // The processes descended from `ancestor` (not zombies), each as its name (/proc/PID/comm) and command
-// line (arguments separated by spaces): "perflab-ctrl\tjava -jar ...".
+// line (arguments separated by spaces): "perflab-control\tjava -jar ...".
 inline std::vector<std::string> descendants_of(pid_t ancestor) {
   std::map<long, long> parent_of;
   std::map<long, std::string> text_of;
@@ -74,7 +74,7 @@ enum class SignalTo { kPerflabAlone, kProcessGroup };
 
 // Starts the perflab binary `perflab` (PERFLAB_BINARY) with `args` in its own process group (a shell's
 // foreground job), stdout to /dev/null and stderr to `err`; waits until one of its descendants has `marker`
-// in its name or command line (a run's peer process: "perflab-ctrl"; a captured program: its arguments);
+// in its name or command line (a run's peer process: "perflab-control"; a captured program: its arguments);
 // sends `signal` to perflab alone (kill PID) or to its whole group (kill -PGID, as a terminal's Ctrl-C or
 // `timeout` does); and expects perflab to exit 128 + signal (130 for SIGINT, 143 for SIGTERM), saying it was
 // interrupted, and leave no process behind.

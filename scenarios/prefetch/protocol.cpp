@@ -1,5 +1,5 @@
-// See real_protocol.h. The byte layout is sim/real/wire_codec.h's.
-#include "scenarios/prefetch/real_protocol.h"
+// See protocol.h. The byte layout is sim/real/wire_codec.h's.
+#include "scenarios/prefetch/protocol.h"
 
 #include <cstring>
 
@@ -62,32 +62,54 @@ Result<std::uint32_t> decode_index(const std::string& payload) {
   return real::decode_number(payload, "JAR index");
 }
 
+std::string kind_name(std::uint32_t kind) {
+  switch (kind) {
+    case kFetch3:
+      return "fetch3";
+    case kFetch:
+      return "fetch";
+    case kJar:
+      return "jar";
+    case kJarPresent:
+      return "jar_present";
+    case kBye:
+      return "bye";
+    case kClasses:
+      return "classes";
+    case kJarBytes:
+      return "jar_bytes";
+    case kReport:
+      return "report";
+    default:
+      return "kind " + std::to_string(kind);
+  }
+}
+
 std::string encode_report(const ControllerReport& report) {
   const auto& s = report.server;
-  const auto& o = report.oversleep;
-  return Writer()
-      .put(s.fetch3_calls)
-      .put(s.fetch_calls)
-      .put(s.classes_sent)
-      .put(s.classes_loaded)
-      .put(s.classes_scanned)
-      .put(o.sleeps)
-      .put(o.total_ns)
-      .put(o.max_ns)
-      .put(report.bytes_sent)
-      .take();
+  Writer w;
+  w.put(s.fetch3_calls).put(s.fetch_calls).put(s.classes_sent).put(s.classes_loaded).put(s.classes_scanned);
+  w.put(static_cast<std::uint32_t>(report.bytes_sent.size()));
+  for (const auto& [kind, bytes] : report.bytes_sent) w.put_bytes(kind).put(bytes);
+  return w.take();
 }
 
 Result<ControllerReport> decode_report(const std::string& payload) {
   Reader r(payload);
   ControllerReport report;
   auto& s = report.server;
-  auto& o = report.oversleep;
+  std::uint32_t kinds = 0;
   if (!r.get(s.fetch3_calls) || !r.get(s.fetch_calls) || !r.get(s.classes_sent) || !r.get(s.classes_loaded) ||
-      !r.get(s.classes_scanned) || !r.get(o.sleeps) || !r.get(o.total_ns) || !r.get(o.max_ns) ||
-      !r.get(report.bytes_sent) || !r.done()) {
+      !r.get(s.classes_scanned) || !r.get(kinds)) {
     return malformed("report");
   }
+  for (std::uint32_t i = 0; i < kinds; ++i) {
+    std::string kind;
+    std::uint64_t bytes = 0;
+    if (!r.get_bytes(kind) || !r.get(bytes)) return malformed("report");
+    report.bytes_sent[kind] = bytes;
+  }
+  if (!r.done()) return malformed("report");
   return report;
 }
 

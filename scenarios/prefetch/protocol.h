@@ -1,17 +1,18 @@
-// The wire format of the prefetch study's real engine: what the agent and the controller processes say to
-// each other over the loopback socket (sim/real/). A request names a class or a JAR; a reply carries what
-// Remoting's would: per class its name, JAR, size and, when inline, the class file's real bytes; for a JAR,
-// the JAR file's real bytes. The controller's last reply is its report (its counters and oversleep).
+// The prefetch study's wire protocol, encoded once for both engines: what the agent and the controller
+// say to each other (job.h), whose bytes the real engine sends and the sim charges. A request names a class
+// or a JAR; a reply carries what Remoting's would: per class its name, JAR, size and, when inline, the
+// class file's bytes; for a JAR, the JAR file's bytes. The controller's last reply is its report (its
+// counters and the bytes it sent).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "models/common/status.h"
 #include "models/prefetch/prefetch_server.h"
 #include "models/prefetch/sent_class.h"
-#include "sim/real/deadline_sleeper.h"
 
 namespace perflab::prefetch_study {
 
@@ -25,6 +26,9 @@ enum MessageKind : std::uint32_t {
   kJarBytes = 102,
   kReport = 103,
 };
+
+// The kind's name, as the job's bytes_sent counts it ("fetch3", "classes", ...).
+std::string kind_name(std::uint32_t kind);
 
 // One class of a reply with its bytes when they travel inline (empty otherwise).
 struct WireClass {
@@ -41,8 +45,7 @@ Result<std::uint32_t> decode_index(const std::string& payload);
 
 struct ControllerReport {
   prefetch::ServerStats server;
-  real::OversleepStats oversleep;
-  std::uint64_t bytes_sent = 0;  // payload bytes of every reply
+  std::map<std::string, std::uint64_t> bytes_sent;  // by kind_name(): header and payload, the report's aside
 };
 std::string encode_report(const ControllerReport& report);
 Result<ControllerReport> decode_report(const std::string& payload);
