@@ -1,6 +1,6 @@
 // The `prefetch` study's pieces, registered together in prefetch_study.cpp: the knobs of a scenario and the
-// options they set, the simulated JGit job (jgit_job.cpp), the same job in real time (real_job.cpp) and the
-// PR-shaped headline report (prefetch_report.cpp).
+// options they set, the simulated JGit job (jgit_job.cpp) and the same job in real time (real_job.cpp). Its
+// presentation (the PR-shaped report, plots) is scenarios/prefetch/page.py.
 #pragma once
 
 #include <string>
@@ -67,8 +67,6 @@ const MetricBindings<RealJobResult>& real_metrics();
 
 Result<JobResult> run_jgit_job(const RunContext& context);           // sim engine (jgit_job.cpp)
 Result<RealJobResult> run_real_jgit_job(const RunContext& context);  // real engine (real_job.cpp)
-std::string depth_report(const RunTable& table);
-std::string pareto_report(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate prefetch` (calibration_fit.cpp)
 
 }  // namespace perflab::prefetch_study
