@@ -229,12 +229,6 @@ Study pipe_study() {
   study.unused = unused_by_the_writer;
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
-  study.headline_report = [](const RunTable& table) {
-    if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
-    if (table.scenario->name == "pipe-seed-rate") return seed_rate_report(table);
-    if (table.scenario->name == "pipe-linux-sim") return linux_sim_report(table);
-    return headline_report(table);
-  };
   return study;
 }
 
