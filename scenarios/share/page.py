@@ -27,13 +27,42 @@ PLOTS = {
     "share-download-12mib": [{"x": "loop", "metrics": ["loop_calls", "duration_s", "cpu_s"]}],
     "share-k-sweep": [{"x": "k", "facet": ["segment_size"], "metrics": ["duration_s", "loop_calls"]}],
     "share-k-sweep-wan": [{"x": "k", "facet": ["segment_size"], "metrics": ["duration_s", "loop_calls"]}],
+    "share-1545": [{"x": "k", "metrics": ["duration_s"]}],
 }
 
 REFERENCE = {
     "share-download-12mib": {"match": {"loop": "loop"}, "rows": {"ticket": 1268}, "table": False,
                              "metrics": {"loop_calls": [("loop_calls", {"cpu": "tahoe-1.9"})],
                                          "duration_s": [("duration_s", {"cpu": "tahoe-1.9"})]}},
+    "share-1545": {"match": {"k": "k"}, "rows": {"ticket": 1545}, "table": False,
+                   "metrics": {"duration_s": [("duration_s", {"loop": "coalesced"})]}},
 }
+
+
+def figures(s) -> list:
+    """The ticket's candlestick picture from the eager run's committed timeline: CPU in wasted loop()
+    passes per segment (max at segment 0, then NUMSEGS/2, then NUMSEGS/4 and 3*NUMSEGS/4 ..., zero for odd
+    segments)."""
+    import json
+
+    from perflab_site import svg
+
+    timeline = s.dir / f"{HEADLINE}-eager.timeline.json"
+    if s.name != HEADLINE or not timeline.exists():
+        return []
+    events = [e for e in json.loads(timeline.read_text())["traceEvents"] if e.get("ph") == "X"]
+    wasted = {}
+    for event in events:
+        if event.get("name") == "wasted loop":
+            segment = int(event["args"]["detail"].split()[-1])
+            wasted[segment] = wasted.get(segment, 0.0) + event["dur"] / 1e6  # us -> s
+    segments = sorted({int(e["name"].split()[-1]) for e in events if e.get("name", "").startswith("segment ")})
+    points = [{"x": k, "mean": wasted.get(k, 0.0), "low": None, "high": None, "seeds": [],
+               "tip": f"segment {k}: {svg.human(wasted.get(k, 0.0), 's')} in wasted loop() passes"} for k in segments]
+    title = "eager Share.loop(), 12 MiB, k = 3, cpu = tahoe-1.9: CPU in wasted passes per segment"
+    picture = svg.plot(title, "segment", "wasted_cpu_s", [{"label": "eager, seed 1", "points": points}],
+                       logx=False, logy=False, y_unit="s")
+    return [(f"{HEADLINE}.candlesticks.svg", picture)]
 
 
 def report(s, reference) -> str:

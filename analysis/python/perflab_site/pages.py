@@ -113,8 +113,7 @@ class StudySite:
             made = ""
             if self.module is not None and hasattr(self.module, "report"):
                 made = self.module.report(s, self.reference) or ""
-            legacy = s.dir / (s.name + ".report.md")  # a study whose report is not yet in its page.py
-            self._reports[s.name] = made or (legacy.read_text() if legacy.exists() else "")
+            self._reports[s.name] = made
         return self._reports[s.name]
 
     def summary(self, s: data.Scenario) -> str:
@@ -198,7 +197,8 @@ class StudySite:
         return svg.human(value, self.units[column]) if column in self.units else value_text(value)
 
     def draw(self, s: data.Scenario) -> list:
-        """(file name, SVG text) of every plot of scenario s."""
+        """(file name, SVG text) of every plot of scenario s: page.py's PLOTS (or a default plot), then
+        what page.py's figures(scenario) draws itself with svg.plot (file names starting "<name>.")."""
         out = []
         for spec in self.plots_spec.get(s.name, self.default_plots(s)):
             x, facet_cols = spec["x"], spec.get("facet", [])
@@ -247,6 +247,8 @@ class StudySite:
                     suffix = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", self.show(c, v))
                                       for c, v in zip(facet_cols, facet))
                     out.append((f"{s.name}.{metric}{'.' + suffix if suffix else ''}.svg", picture))
+        if self.module is not None and hasattr(self.module, "figures"):  # a study's own figures (svg.plot)
+            out += self.module.figures(s)
         return out
 
     # --- tables -------------------------------------------------------------------------------------
