@@ -34,6 +34,7 @@ PLOTS = {
     "pipe-phase": [{"x": "pipe_buffer", "facet": ["pack_rate"], "metrics": ["throughput_mib_s"],
                     "logx": True, "logy": True}],
     "pipe-linux-real": [{"x": "pipe_buffer", "metrics": ["throughput_mib_s"], "logx": True}],
+    "pipe-seed-rate": [{"x": "relay_cost", "facet": ["pack_rate"], "metrics": ["throughput_mib_s"], "logy": True}],
 }
 
 REFERENCE = {
