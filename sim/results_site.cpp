@@ -59,9 +59,10 @@ Status render_results(const fs::path& results, const std::vector<std::string>& p
     args.emplace_back("--print");
     args.insert(args.end(), print.begin(), print.end());
   }
-  return run_python("render.py", args,
-                    "the results' figures, README.md and site; needs /usr/bin/python3 with pandas and markdown, "
-                    "and the _perflab extension built");
+  return run_python(
+      "render.py", args,
+      "the results' figures, README.md and site; needs /usr/bin/python3 with pandas and markdown, "
+      "and the _perflab extension built");
 }
 
 Status write_check_record(const fs::path& results, int exit_status, bool quick, bool full) {

@@ -21,7 +21,8 @@ Status run_python(const std::string& script_name, std::vector<std::string> args,
 Status render_results(const std::filesystem::path& results, const std::vector<std::string>& print = {});
 
 // Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
-// renders the folder again. (A check of some studies leaves the record alone: the index shows the whole gate.)
+// renders the folder again. (A check of some studies leaves the record alone: the index shows the whole
+// gate.)
 Status write_check_record(const std::filesystem::path& results, int exit_status, bool quick, bool full);
 
 }  // namespace perflab
