@@ -154,12 +154,11 @@ Status replace_scenario_files(const fs::path& from, const fs::path& to, const st
   return Status::OK();
 }
 
-// The folder's plots, README.md and site, from what is on disk there.
-int write_folder_pages(const fs::path& folder) {
-  auto plots = draw_study_plots(folder);
-  if (!plots.ok()) return fail_input(plots.message());
-  auto readme = write_results_readme(folder);
-  if (!readme.ok()) return fail_input(readme.message());
+// The folder's figures, README.md and site, from what is on disk there, by the one renderer; it prints the
+// reports of the scenarios named in `print` (what a reproduction shows beside the seed's numbers).
+int render_folder(const fs::path& folder, const std::vector<std::string>& print = {}) {
+  auto rendered = render_results(folder, print);
+  if (!rendered.ok()) return fail_input(rendered.message());
   std::fprintf(stderr, "perflab: wrote %s; open %s\n", (folder / "README.md").c_str(),
                (folder / "index.html").c_str());
   return 0;
@@ -169,7 +168,7 @@ int write_folder_pages(const fs::path& folder) {
 
 int cmd_reproduce(const ReproduceFlags& flags) {
   const fs::path folder = reproduction_dir(flags);
-  if (flags.readme_only) return write_folder_pages(folder);
+  if (flags.readme_only) return render_folder(folder);
   auto scenarios = headline_scenarios(flags.studies, flags.full);
   if (!scenarios.ok()) return fail_input(scenarios.status().message());
   // --update runs into a scratch folder first, so results/ changes only once every run has finished.
@@ -182,10 +181,12 @@ int cmd_reproduce(const ReproduceFlags& flags) {
   int status = 0;
   std::vector<ReproducedScenario> timings;
   std::vector<std::string> studies;
+  std::vector<std::string> reproduced;  // the scenarios whose reports the renderer prints at the end
   for (const auto& scenario : *scenarios) {
     std::fprintf(stderr, "perflab: reproducing %s (%s)\n", scenario.name.c_str(), scenario.file.c_str());
     RunFlags run_flags;
     run_flags.jobs = flags.jobs;
+    run_flags.format = "none";  // the renderer prints each scenario's report once every run has ended
     RunTable table;
     fs::path out = runs_dir / scenario.study->name;
     remove_scenario_files(out, scenario.name);
@@ -201,11 +202,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
       s = 0;
     }
     status = std::max(status, s);
-    std::string report = scenario.study->headline_report ? scenario.study->headline_report(table) : "";
-    if (!report.empty()) {
-      std::cout << "\n" << report << "\n";
-      std::ofstream(out / (scenario.name + ".report.md")) << report;
-    }
+    reproduced.push_back(scenario.name);
     timings.push_back(run_record(scenario, table, wall_s));
     if (std::find(studies.begin(), studies.end(), scenario.study->name) == studies.end())
       studies.push_back(scenario.study->name);
@@ -217,7 +214,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
     if (status != 0) {
       std::fprintf(stderr, "perflab: some runs failed: %s left as it was (the fresh runs are in %s)\n",
                    folder.c_str(), runs_dir.c_str());
-      return status;
+      return std::max(status, render_folder(runs_dir, reproduced));
     }
     for (const auto& scenario : *scenarios) {
       auto copied = replace_scenario_files(runs_dir / scenario.study->name, folder / scenario.study->name,
@@ -228,8 +225,7 @@ int cmd_reproduce(const ReproduceFlags& flags) {
     fs::remove_all(runs_dir, ec);
   }
   std::cout.flush();
-  int pages = write_folder_pages(folder);
-  return std::max(status, pages);
+  return std::max(status, render_folder(folder, reproduced));
 }
 
 // `perflab check`: reruns each headline scenario (its [quick] variant with --quick) and pairs it, seed by

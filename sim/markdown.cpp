@@ -32,25 +32,25 @@ std::string MarkdownTable::str() const {
 
 namespace {
 
-double half_width(const stats::Summary& s) {
-  return (s.ci95_high - s.ci95_low) / 2;
+// Whether the runs spread: more than one, and a half-width over a billionth of the mean.
+bool spreads(const stats::Summary& s) {
+  return s.n > 1 && (s.ci95_high - s.ci95_low) / 2 > 1e-9 * std::fabs(s.mean);
+}
+
+// The mean and its interval in one fmt spec, or the mean alone when the runs do not spread.
+std::string interval_text(const stats::Summary& s, std::string_view spec) {
+  std::string mean = fmt::format(fmt::runtime(spec), s.mean);
+  if (!spreads(s)) return mean;
+  return mean + " [" + fmt::format(fmt::runtime(spec), s.ci95_low) + ", " +
+         fmt::format(fmt::runtime(spec), s.ci95_high) + "]";
 }
 
 }  // namespace
 
-std::string mean_plus_minus(const stats::Summary& s, std::string_view mean_spec, std::string_view half_spec,
-                            std::string_view alone_spec) {
-  double half = half_width(s);
-  if (s.n > 1 && half > 1e-9 * std::fabs(s.mean)) {
-    return fmt::format(fmt::runtime(mean_spec), s.mean) + " ± " + fmt::format(fmt::runtime(half_spec), half);
-  }
-  return fmt::format(fmt::runtime(alone_spec.empty() ? mean_spec : alone_spec), s.mean);
-}
-
 std::string mean_with_interval(const stats::Summary& s) {
-  double half = half_width(s);
+  double half = spreads(s) ? (s.ci95_high - s.ci95_low) / 2 : 0.0;
   double magnitude = std::max(std::fabs(s.mean), half);
-  if (magnitude > 0 && magnitude < 1e-3) return mean_plus_minus(s, "{:.3g}", "{:.2g}");
+  if (magnitude > 0 && magnitude < 1e-3) return interval_text(s, "{:.3g}");
   if (s.min == s.max && s.mean == std::floor(s.mean) && std::fabs(s.mean) < 1e15)
     return format_number(s.mean);
   int decimals = 0;
@@ -58,7 +58,7 @@ std::string mean_with_interval(const stats::Summary& s) {
     decimals = std::max(0, std::min(6, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
   if (half > 0) decimals = std::max(decimals, std::min(6, -static_cast<int>(std::floor(std::log10(half)))));
   std::string spec = fmt::format("{{:.{}f}}", decimals);
-  return mean_plus_minus(s, spec, spec);
+  return interval_text(s, spec);
 }
 
 }  // namespace perflab

@@ -25,14 +25,10 @@ class MarkdownTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// "12.3 ± 0.4" with the digits the interval needs; a count with no spread as a plain integer; tiny values
-// (lock holds of nanoseconds) in scientific notation.
+// "12.3 [11.9, 12.7]": the mean and its 95% interval (the one way perflab writes an interval, as the
+// renderer does: analysis/python/perflab_site/text.py) with the digits the interval needs; a count with no
+// spread as a plain integer; tiny values (lock holds of nanoseconds) in three significant digits. When the
+// runs do not spread (one run, or a half-width under a billionth of the mean) the mean alone.
 std::string mean_with_interval(const stats::Summary& summary);
-
-// The same in fixed fmt specs, for a column that keeps one precision: ("{:.1f}", "{:.1f}") gives
-// "116.6 ± 1.7", ("{:.4g}", "{:.2g}") "1.073 ± 0.00023". When the runs do not spread (one run, or a
-// half-width under a billionth of the mean) the mean alone, in `alone_spec` if one is given.
-std::string mean_plus_minus(const stats::Summary& summary, std::string_view mean_spec,
-                            std::string_view half_spec, std::string_view alone_spec = {});
 
 }  // namespace perflab

@@ -219,7 +219,7 @@ std::string summary_markdown(const RunTable& table) {
     fixed += (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + first.column_labels[c];
   }
   if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
-  if (scenario.seeds > 1) out += "Values are mean ± half-width of the 95% Student-t interval over seeds.\n\n";
+  if (scenario.seeds > 1) out += "Values are mean [95% Student-t interval] over seeds.\n\n";
   std::vector<std::string> header;
   std::string alignments;
   for (size_t c : shown) {

@@ -1,8 +1,6 @@
-// results/README.md: the one page a person reads to see every study's headline results without running
-// anything. `perflab reproduce` writes a small metadata file beside each scenario's outputs
-// (<name>.meta: what was run, how long it took, and its provenance: commit, build, host, command; see
-// sim/provenance.h) and then rebuilds the page from what is
-// on disk under results/, so reproducing one study keeps the others' sections.
+// The run record: `perflab run --out` and `perflab reproduce` write a small metadata file beside each
+// scenario's outputs (<name>.meta: what was run, how long it took, and its provenance: commit, build, host,
+// command; see sim/provenance.h), which results/README.md and the site (analysis/python/render.py) show.
 #pragma once
 
 #include <filesystem>
@@ -36,7 +34,5 @@ std::string interrupted_text(size_t runs, size_t planned_runs);
 Status write_run_metadata(const std::filesystem::path& study_dir, const ReproducedScenario& run);
 // A markdown table of how long each scenario took.
 std::string timing_table(const std::vector<ReproducedScenario>& runs);
-// Also rebuilds the HTML site beside it (results_site.h).
-Status write_results_readme(const std::filesystem::path& results);
 
 }  // namespace perflab

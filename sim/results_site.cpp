@@ -53,15 +53,16 @@ Status run_python(const std::string& script_name, std::vector<std::string> args,
   return Status::OK();
 }
 
-Status write_results_site(const fs::path& results) {
+Status render_results(const fs::path& results, const std::vector<std::string>& print) {
+  std::vector<std::string> args = {results.string(), (source_dir() / "scenarios").string()};
+  if (!print.empty()) {
+    args.emplace_back("--print");
+    args.insert(args.end(), print.begin(), print.end());
+  }
   return run_python(
-      "build_site.py", {results.string(), (source_dir() / "scenarios").string()},
-      "the results site; needs /usr/bin/python3 with pandas and markdown, and the _perflab extension built");
-}
-
-Status draw_study_plots(const fs::path& results) {
-  return run_python("plot_results.py", {results.string()},
-                    "the study plots; needs /usr/bin/python3 with pandas and matplotlib");
+      "render.py", args,
+      "the results' figures, README.md and site; needs /usr/bin/python3 with pandas and markdown, "
+      "and the _perflab extension built");
 }
 
 Status write_check_record(const fs::path& results, int exit_status, bool quick, bool full) {
@@ -78,7 +79,7 @@ Status write_check_record(const fs::path& results, int exit_status, bool quick, 
     }
     if (!out) return Status::Error(file.string() + ": cannot write");
   }
-  return write_results_site(results);
+  return render_results(results);
 }
 
 }  // namespace perflab

@@ -1,8 +1,7 @@
-// The results site (index.html, one page per study, SVG plots) is drawn by a Python generator,
-// analysis/python/build_site.py, from a results folder's CSV files; `perflab reproduce` and
-// `reproduce --readme-only` run it after the folder's README.md, and before both the study plots
-// (analysis/python/plot_results.py, the PNGs README.md shows). `perflab check --record` records the whole
-// gate's verdict in results/check.txt (key = value lines), which the index shows.
+// The door to the one renderer: C++ writes data (CSV, summaries, .meta, check.txt) and
+// analysis/python/render.py draws every figure and writes a results folder's README.md and site from it;
+// `perflab reproduce`, `reproduce --readme-only` and `check --record` run it once. `perflab check --record`
+// records the whole gate's verdict in results/check.txt (key = value lines), which the index shows.
 #pragma once
 
 #include <filesystem>
@@ -17,14 +16,13 @@ namespace perflab {
 // build's extension on PYTHONPATH; an error names the exit status and `what` the script was doing.
 Status run_python(const std::string& script_name, std::vector<std::string> args, const std::string& what);
 
-// Runs /usr/bin/python3 analysis/python/build_site.py on `results`; an error names the exit status.
-Status write_results_site(const std::filesystem::path& results);
-
-// Runs /usr/bin/python3 analysis/python/plot_results.py on `results` (each study's plot.py).
-Status draw_study_plots(const std::filesystem::path& results);
+// Runs /usr/bin/python3 analysis/python/render.py on `results`: its figures, README.md and site; with
+// `print` scenario names, their reports (or summaries) on stdout. An error names the exit status.
+Status render_results(const std::filesystem::path& results, const std::vector<std::string>& print = {});
 
 // Writes results/check.txt for a `perflab check` of every study that exited with `exit_status`, then
-// rebuilds the site. (A check of some studies leaves the record alone: the index shows the whole gate.)
+// renders the folder again. (A check of some studies leaves the record alone: the index shows the whole
+// gate.)
 Status write_check_record(const std::filesystem::path& results, int exit_status, bool quick, bool full);
 
 }  // namespace perflab

@@ -31,7 +31,7 @@ void print_summary(const RunTable& table, const std::string& format) {
     std::cout << summary_csv(table);
   } else if (format == "json") {
     std::cout << summary_json(table);
-  } else {
+  } else if (format != "none") {  // "none": reproduce, whose renderer prints the reports
     std::cout << summary_markdown(table);
   }
   std::cout.flush();

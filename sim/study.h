@@ -88,7 +88,8 @@ struct MicroWorkloadOf {
 };
 using MicroWorkload = MicroWorkloadOf<Metrics>;
 
-// A statement a headline report makes that must hold on any machine: a ratio, a fitted exponent, a bound.
+// A statement about a headline scenario that must hold on any machine: a ratio, a fitted exponent, a bound
+// (the study's page.py shows the tables around it; the claims are judged here, in C++).
 // `perflab check` evaluates a study's claims on a fresh run (micro-engine times are never compared as
 // absolute numbers on a shared machine, only through claims like these).
 struct Claim {
@@ -125,8 +126,6 @@ struct Study {
   // The real engine: the same model objects as run_sim, in real processes and real time (sim/real/). Gets
   // the same RunContext, so the same seeds and draws.
   std::function<Result<Metrics>(const RunContext&)> run_real;
-  // The headline report printed by `perflab reproduce` after the scenario's table (optional).
-  std::function<std::string(const RunTable&)> headline_report;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
   std::function<std::vector<Claim>(const RunTable&)> claims;
   // `perflab calibrate`'s fit of the constants validate.toml's calibration_scenario measures (optional;

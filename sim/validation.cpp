@@ -327,9 +327,9 @@ std::string validation_markdown(const ValidationReport& report) {
       const auto& e = m.points[p];
       std::vector<std::string> row;
       for (size_t c : varying) row.push_back(in.points[p].labels[c]);
-      row.insert(row.end(),
-                 {value_text(e.sim), value_text(e.real_median),
-                  value_text(e.real_low) + " – " + value_text(e.real_high), fixed(e.log_error, 4)});
+      row.insert(row.end(), {value_text(e.sim), value_text(e.real_median),
+                             "[" + value_text(e.real_low) + ", " + value_text(e.real_high) + "]",
+                             fixed(e.log_error, 4)});
       table.add(row);
     }
     out += table.str() + "\n";

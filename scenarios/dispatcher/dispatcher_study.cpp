@@ -285,10 +285,6 @@ Study dispatcher_study() {
   bind_sim(study, sim_metrics(), run_incident);
   bind_real(study, real_metrics(), run_real_incident);
   bind_micro(study, micro_metrics(), setup_micro_workload);
-  study.headline_report = [](const RunTable& table) {
-    return table.scenario->engine == Engine::kMicro ? burst_report(table) + exponent_report(table)
-                                                    : std::string();
-  };
   study.claims = dispatcher_claims;
   study.calibration = calibration_fit();
   return study;

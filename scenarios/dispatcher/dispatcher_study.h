@@ -1,8 +1,8 @@
 // The `dispatcher` study's pieces, registered together in dispatcher_study.cpp: its options and knobs, the
 // micro engine's workloads that time the real Dispatcher (micro_workload.cpp) or the real OkHttp on a JVM
 // (okhttp_jvm_workload.cpp), the incident simulation with the real Dispatcher behind a simulated monitor
-// (incident.cpp), the same incident on real threads in real time (real_incident.cpp), and the PR-shaped
-// reports and claims.
+// (incident.cpp), the same incident on real threads in real time (real_incident.cpp), and the claims. Its
+// presentation (the PR-shaped reports, plots) is scenarios/dispatcher/page.py.
 #pragma once
 
 #include <cstdint>
@@ -130,8 +130,6 @@ Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const Dispatch
                                                                   const PointInputs& inputs);
 Result<IncidentResult> run_incident(const RunContext& context);           // sim engine (incident.cpp)
 Result<RealIncidentResult> run_real_incident(const RunContext& context);  // real engine (real_incident.cpp)
-std::string burst_report(const RunTable& table);
-std::string exponent_report(const RunTable& table);
 std::vector<Claim> dispatcher_claims(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate dispatcher` (calibration_fit.cpp)
 

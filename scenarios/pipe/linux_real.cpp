@@ -10,15 +10,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "models/pipe/real_git.h"
 #include "models/pipe/same_run.h"
 #include "scenarios/pipe/pipe_study.h"
-#include "sim/markdown.h"
 #include "sim/scenario.h"
 
 namespace perflab::pipe_study {
@@ -38,16 +34,6 @@ Result<std::pair<std::filesystem::path, std::string>> repository(int size_mib) {
   if (!head.ok()) return head.status();
   std::ofstream(marker) << *head << "\n";
   return std::make_pair(dir / "repo", *head);
-}
-
-// "2.39.5": the version of the git the children run, for the report.
-std::string git_version() {
-  std::unique_ptr<FILE, int (*)(FILE*)> out(popen("git --version 2>/dev/null", "r"), pclose);
-  char text[128] = {};
-  if (!out || fgets(text, sizeof(text), out.get()) == nullptr) return "?";
-  std::string v = text;
-  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
-  return v.rfind("git version ", 0) == 0 ? v.substr(12) : v;
 }
 
 // What every repetition of a point measured (the counters keep only one repetition's).
@@ -91,34 +77,6 @@ double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// The model against the kernel on the very runs measured (models/pipe/same_run.h).
-std::string same_run_report(const RunTable& table) {
-  auto first = [&table](size_t p, const char* metric) {
-    auto v = table.values(p, metric);
-    return v.empty() ? -1.0 : v[0];
-  };
-  std::string rows;
-  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    if (first(p, "same_runs") <= 0) continue;
-    char row[400];
-    std::snprintf(row, sizeof(row),
-                  "| %s | %s | %.0f | %.0f | %.0f | %.2f | %.1f us | %.2f us + %.2f ns/B |\n",
-                  table.params(p).string("real_child").c_str(), table.column_label(p, "pipe_buffer").c_str(),
-                  first(p, "same_runs"), first(p, "same_run_reads"), first(p, "same_run_sim_reads"),
-                  first(p, "sim_over_real"), first(p, "wake_latency_us"), first(p, "read_c0_us"),
-                  first(p, "read_c1_ns"));
-    rows += row;
-  }
-  if (rows.empty()) return "";
-  return "\n### The model against the kernel on the same runs\n\n"
-         "Each run's own writes (recorded inside the child by perflab_write_recorder) replayed into the "
-         "simulated Linux pump with the pipe the kernel set, the reader's wake latency and cost per read "
-         "measured in that run (models/pipe/same_run.h); medians over the runs.\n\n"
-         "| child | pipe asked | runs | kernel: reads | model: reads | model / kernel | wake latency | "
-         "read cost |\n|---|---:|---:|---:|---:|---:|---:|---:|\n" +
-         rows;
 }
 
 }  // namespace
@@ -193,92 +151,6 @@ Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, c
     return m;
   };
   return micro;
-}
-
-std::string linux_real_report(const RunTable& table) {
-  std::string out = "### Real Linux pump (epoll, 64 KiB reads) on real git, MiB/s (median)\n\n";
-  MarkdownTable pumps(
-      {"child", "pipe asked", "pipe set by the kernel", "MiB/s", "reads per run", "bytes per read",
-       "child CPU", "its children's CPU", "band-1 packets", "child CPU per packet"},
-      "lrrrrrrrrr");
-  auto first = [&table](size_t p, const char* metric) {
-    auto v = table.values(p, metric);
-    return v.empty() ? 0.0 : v[0];
-  };
-  double cpu_sum = 0, packets_sum = 0, payload_sum = 0;
-  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    auto mib = table.values(p, "throughput_mib_s");
-    if (mib.empty()) continue;
-    bool upload = table.params(p).string("real_child") == "upload-pack";
-    pumps.add({table.params(p).string("real_child"), table.column_label(p, "pipe_buffer"),
-               fmt::format("{:.0f}", first(p, "pipe_size_set")), fmt::format("{:.1f}", mib[0]),
-               fmt::format("{:.0f}", first(p, "reads")), fmt::format("{:.0f}", first(p, "bytes_per_read")),
-               fmt::format("{:.1f} ms", first(p, "child_cpu_ms")),
-               fmt::format("{:.1f} ms", first(p, "descendants_cpu_ms")),
-               upload ? fmt::format("{}", static_cast<long>(first(p, "packets"))) : "—",
-               upload ? fmt::format("{} us", std::lround(first(p, "cpu_per_packet_us"))) : "—"});
-    if (upload) {
-      cpu_sum += first(p, "child_cpu_ms");
-      packets_sum += first(p, "packets");
-      payload_sum += first(p, "bytes");  // framing (5 bytes a packet) and the advertisement: under 0.1%
-    }
-  }
-  out += pumps.str();
-  if (packets_sum > 0) {
-    out += fmt::format(
-        "\nupload-pack's relay on Linux (git {}): {:.1f} us of CPU per band-1 packet of {:.0f} bytes on "
-        "average, start-up included, i.e. {:.1f} us per 8 KiB relayed: the lower bound for Git for Windows' "
-        "8 KiB relay, which makes 16 Win32 calls per packet where Linux makes 4 system calls "
-        "(scenarios/pipe/NOTES.md).\n",
-        git_version(), 1e3 * cpu_sum / packets_sum, payload_sum / packets_sum,
-        1e3 * cpu_sum / payload_sum * 8192);
-  }
-  out += same_run_report(table);
-  // The seed's claim, per child: no penalty at 64 KiB. On a shared machine the repetitions spread widely, so
-  // 64 KiB counts as penalised only if its repetitions and the fastest size's do not overlap at all: its best
-  // is slower than the fastest size's worst.
-  struct Child {
-    double best_median = 0;
-    double fastest_worst = 0;  // MiB/s of the slowest repetition of the size with the best median
-    double best_64k = 0;       // MiB/s of 64 KiB's fastest repetition
-  };
-  std::map<std::string, Child> children;
-  auto rates = [&table](size_t point, double bytes) {
-    std::vector<double> out;
-    for (const RunRow& row : table.rows) {
-      if (row.point != point) continue;
-      for (double seconds : row.repetitions) out.push_back(bytes / seconds / kMiB);
-    }
-    return out;
-  };
-  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
-    auto mib = table.values(p, "throughput_mib_s");
-    auto bytes = table.values(p, "bytes");
-    if (mib.empty() || bytes.empty()) continue;
-    Child& child = children[table.params(p).string("real_child")];
-    std::vector<double> runs = rates(p, bytes[0]);
-    if (runs.empty()) continue;
-    if (mib[0] > child.best_median) {
-      child.best_median = mib[0];
-      child.fastest_worst = *std::min_element(runs.begin(), runs.end());
-    }
-    if (table.params(p).real("pipe_buffer") == 65536)
-      child.best_64k = *std::max_element(runs.begin(), runs.end());
-  }
-  out += "\n";
-  for (const auto& [name, child] : children) {
-    if (child.best_64k <= 0) continue;
-    out += fmt::format(
-        "- {}: 64 KiB's best repetition {:.0f} MiB/s, the fastest size's (median {:.0f}) worst {:.0f} MiB/s: "
-        "{}.\n",
-        name, child.best_64k, child.best_median, child.fastest_worst,
-        child.best_64k >= child.fastest_worst ? "no penalty at 64 KiB (the seed's claim holds)"
-                                              : "a penalty at 64 KiB beyond the noise");
-  }
-  out +=
-      "\nWall-clock medians of real processes on a shared 2-core machine: the spread between repetitions is "
-      "wide (see pipe-linux-real.repetitions.csv), so only the verdicts above are meant, not the ranking.\n";
-  return out;
 }
 
 }  // namespace perflab::pipe_study

@@ -250,12 +250,6 @@ Study pipe_study() {
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
   study.calibration = calibration_fit();
-  study.headline_report = [](const RunTable& table) {
-    if (table.scenario->engine == Engine::kMicro) return linux_real_report(table);
-    if (table.scenario->name == "pipe-seed-rate") return seed_rate_report(table);
-    if (table.scenario->name == "pipe-linux-sim") return linux_sim_report(table);
-    return headline_report(table);
-  };
   return study;
 }
 

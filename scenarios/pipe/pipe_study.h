@@ -1,6 +1,6 @@
 // The `pipe` study's pieces, registered together in pipe_study.cpp: reading a grid point's parameters into
-// the model's options, the SimGrid driver (pipe_driver.cpp) and the seed-shaped headline report
-// (pipe_report.cpp).
+// the model's options, the SimGrid driver (pipe_driver.cpp) and the real Linux pump (linux_real.cpp). Its
+// presentation (the seed-shaped reports, plots) is scenarios/pipe/page.py.
 #pragma once
 
 #include "models/common/enum_names.h"
@@ -79,11 +79,7 @@ const MetricBindings<TransferResult>& sim_metrics();
 const MetricBindings<RealPumpReport>& micro_metrics();
 
 Result<TransferResult> run_pipe(const RunContext& context);
-std::string headline_report(const RunTable& table);
-std::string seed_rate_report(const RunTable& table);  // seed_rate_report.cpp
-std::string linux_sim_report(const RunTable& table);
 Result<MicroWorkloadOf<RealPumpReport>> setup_linux_real(const Params& params, const PointInputs& inputs);
-std::string linux_real_report(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate pipe` (calibration_fit.cpp)
 
 constexpr double kMiB = 1024.0 * 1024.0;

@@ -128,16 +128,6 @@ Study prefetch_study() {
   study.prepare_reads = kInputParams;
   bind_sim(study, metrics(), run_jgit_job);
   bind_real(study, real_metrics(), run_real_jgit_job);
-  // The depth sweep gets the PR's table; the traversal comparison gets the Pareto table.
-  study.headline_report = [](const RunTable& table) {
-    const auto& columns = table.scenario->param_columns;
-    bool compares_traversals =
-        table.points_where("traversal", prefetch::kTraversalNames.name(prefetch::Traversal::kDfs)).size() <
-        table.scenario->grid.size();
-    return std::find(columns.begin(), columns.end(), "traversal") != columns.end() && compares_traversals
-               ? pareto_report(table)
-               : depth_report(table);
-  };
   study.calibration = calibration_fit();
   return study;
 }

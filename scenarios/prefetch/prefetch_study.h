@@ -1,6 +1,6 @@
 // The `prefetch` study's pieces, registered together in prefetch_study.cpp: the knobs of a scenario and the
 // options they set, the JGit job's one driver (job.h) run on SimGrid (jgit_job.cpp) and in real time
-// (real_job.cpp), and the PR-shaped headline report (prefetch_report.cpp).
+// (real_job.cpp). Its presentation (the PR-shaped report, plots) is scenarios/prefetch/page.py.
 #pragma once
 
 #include <map>
@@ -70,8 +70,6 @@ Result<RealJobResult> run_real_jgit_job(const RunContext& context);  // real eng
 // The same two with the options already read (the parity test's way in: it has no Params).
 Result<JobResult> run_sim_job(const RunContext& context, const JobOptions& options);
 Result<RealJobResult> run_real_job(const RunContext& context, const JobOptions& options);
-std::string depth_report(const RunTable& table);
-std::string pareto_report(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate prefetch` (calibration_fit.cpp)
 
 }  // namespace perflab::prefetch_study

@@ -267,7 +267,6 @@ Study share_study() {
   bind_sim(study, sim_metrics(), run_download);
   bind_micro(study, micro_metrics(), setup_calibration);
   bind_real(study, real_metrics(), run_real_download);
-  study.headline_report = headline_report;
   return study;
 }
 

@@ -1,8 +1,8 @@
 // The `share` study's pieces, registered together in share_study.cpp: the knobs and what they set, the
 // download on SimGrid (download.cpp), the same download in real time (real_download.cpp), the micro-engine
-// calibration of the span-operation cost (calibrate.cpp), the ticket-shaped headline report
-// (share_report.cpp) and the shares every run of a grid point reads (encoded once per point, before the runs
-// are forked).
+// calibration of the span-operation cost (calibrate.cpp) and the shares every run of a grid point reads
+// (encoded once per point, before the runs are forked). Its presentation (the ticket-shaped reports, plots)
+// is scenarios/share/page.py.
 #pragma once
 
 #include <cstdint>
@@ -138,6 +138,5 @@ const MetricBindings<RealDownloadResult>& real_metrics();
 Result<DownloadResult> run_download(const RunContext& context);
 Result<RealDownloadResult> run_real_download(const RunContext& context);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
-std::string headline_report(const RunTable& table);
 
 }  // namespace perflab::share_study

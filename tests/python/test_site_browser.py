@@ -1,5 +1,5 @@
-"""The results site in a real browser: the site is built from the committed results/ (as `perflab
-reproduce` builds it, with `perflab history`'s page from its committed CSV) into a scratch copy, and every page is opened from the file system in headless
+"""The results site in a real browser: the site is rendered from the committed results/ (as `perflab
+reproduce` renders it, with `perflab history`'s page from its committed CSV) into a scratch copy, and every page is opened from the file system in headless
 chromium: no console error, every plot drawn with a non-zero size, every link resolving to a file (or an
 anchor on its page), nothing loaded from the network, and a hover over a point showing its value."""
 import pathlib
@@ -24,7 +24,7 @@ def site(tmp_path_factory):
     # `perflab history`'s page, from its committed CSV, before the site (whose index links it)
     subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/history.py"), "page",
                     str(results / "history.csv"), str(results / "history.html")], check=True)
-    subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/build_site.py"), str(results),
+    subprocess.run(["/usr/bin/python3", str(ROOT / "analysis/python/render.py"), str(results),
                     str(ROOT / "scenarios")], check=True)
     return results
 

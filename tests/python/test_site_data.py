@@ -1,11 +1,10 @@
 """The results site's data says things once: its units come from the studies' knob and metric bindings
-(perflab.describe), and the package, the plots and the site read reference.csv through one reader."""
+(perflab.describe), and the package and the renderer read reference.csv through one reader."""
 from pathlib import Path
 
 import pandas.testing
 
 import perflab
-import perflab_plots
 from perflab_site import data
 
 SCENARIOS = Path(perflab.scenarios_dir())
@@ -21,10 +20,9 @@ def test_units_come_from_the_bindings():
     assert dict(zip(metrics.name, metrics.unit))["latency_p99_s"] == data.units("dispatcher")["latency_p99_s"]
 
 
-def test_the_package_the_plots_and_the_site_read_the_same_reference_table():
+def test_the_package_and_the_renderer_read_the_same_reference_table():
     for study in ("prefetch", "pipe", "share", "dispatcher"):
         table, notes = data.reference(SCENARIOS, study)
         pandas.testing.assert_frame_equal(table, perflab.reference(study))
-        pandas.testing.assert_frame_equal(table, perflab_plots.reference(study))
         assert notes and not any("../" in note for note in notes), "cites upstream, not a path outside the tree"
     assert data.reference(SCENARIOS, "pingpong") == (None, [])

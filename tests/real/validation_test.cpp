@@ -181,7 +181,7 @@ TEST(Validation, RatioRowsNameTheirGroupAndCountsAreIntegers) {
   EXPECT_EQ(report->metrics[0].ratios[0].group, "case=3-of-10, segment_size=32KiB");
   EXPECT_EQ(report->metrics[0].ratios[3].group, "case=30-of-40, segment_size=128KiB");
   std::string md = validation_markdown(*report);
-  EXPECT_NE(md.find("| 15600 | 15600 | 15600 – 15600 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 15600 | 15600 | [15600, 15600] |"), std::string::npos) << md;
   EXPECT_EQ(md.find("e+04"), std::string::npos) << md;
   EXPECT_EQ(md.find("file = ,"), std::string::npos) << md;
   EXPECT_NE(md.find("Left at their defaults: file."), std::string::npos) << md;

@@ -548,14 +548,20 @@ TEST(Reproduce, WritesItsOwnFolderAndLeavesTheCommittedResultsAlone) {
   fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", headline.results / "prefetch",
            fs::copy_options::recursive);
   auto before = files_under(headline.results.path());
-  // A study the folder already holds, not rerun this time: its plots are drawn too.
+  // A study the folder already holds, not rerun this time: its figures are drawn too.
   fs::copy(fs::path(PERFLAB_RESULTS_DIR) / "prefetch", out / "prefetch", fs::copy_options::recursive);
-  fs::remove(out / "prefetch" / "prefetch-jgit-clone.png");
+  fs::remove(out / "prefetch" / "prefetch-jgit-clone.duration_s.svg");
   auto run = run_perflab("reproduce --out " + out.path().string(), headline.env);
   ASSERT_EQ(run.status, 0) << run.err;
   for (const char* file : {"pingpong/pingpong-small.csv", "pingpong/pingpong-small.meta", "README.md",
-                           "index.html", "pingpong.html", "prefetch/prefetch-jgit-clone.png"})
+                           "index.html", "pingpong.html", "pingpong/pingpong-small.duration_s.svg",
+                           "prefetch/prefetch-jgit-clone.duration_s.svg"})
     EXPECT_TRUE(fs::exists(out / file)) << file;
+  // The renderer prints the reproduced scenario's summary (intervals as mean [low, high]), not the others'.
+  EXPECT_NE(run.out.find("## pingpong-small"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("## prefetch-jgit-clone"), std::string::npos) << run.out;
+  EXPECT_NE(testing::read_file(out / "README.md").find("](pingpong/pingpong-small.duration_s.svg)"),
+            std::string::npos);
   EXPECT_NE(run.err.find("open " + (out / "index.html").string()), std::string::npos) << run.err;
   EXPECT_EQ(files_under(headline.results.path()), before);
 }

@@ -46,7 +46,7 @@ class Scenario:
         out = []
         for suffix, label in [(".csv", "every run (CSV)"), (".summary.csv", "summary (CSV)"),
                               (".repetitions.csv", "every repetition (CSV)"), (".md", "summary (markdown)"),
-                              (".report.md", "report (markdown)"), (".meta", "run record")]:
+                              (".meta", "run record")]:
             path = self.dir / (self.name + suffix)
             if path.exists():
                 out.append((label, f"{self.study}/{path.name}"))
@@ -55,12 +55,36 @@ class Scenario:
     def timelines(self) -> list:
         return [f"{self.study}/{p.name}" for p in sorted(self.dir.glob(self.name + "*.timeline.json"))]
 
-    def report_markdown(self) -> str:
-        for suffix in (".report.md", ".md"):
-            path = self.dir / (self.name + suffix)
-            if path.exists():
-                return path.read_text()
-        return ""
+    @cached_property
+    def _rows_by_point(self) -> dict:
+        """grid point (its varying columns as text) -> its rows of <name>.csv."""
+        if self.seeds.empty:
+            return {}
+        cols = [c for c in self.varying if c in self.seeds]
+        if not cols:
+            return {(): self.seeds}
+        keys = [self.seeds[c].astype(str) for c in cols]
+        return {k if isinstance(k, tuple) else (k,): g
+                for k, g in self.seeds.groupby(keys if len(keys) > 1 else keys[0], sort=False)}
+
+    def rows(self, point) -> pd.DataFrame:
+        """Every run's row of the grid point `point` (a row of the summary)."""
+        key = tuple(str(point[c]) for c in self.varying if c in self.seeds)
+        return self._rows_by_point.get(key, self.seeds.iloc[0:0])
+
+    def values(self, point, metric: str) -> list:
+        """The values of `metric` over the successful runs of grid point `point` (a row of the summary):
+        the seeds a report summarizes, as the C++ RunTable::values gives them."""
+        rows = self.rows(point)
+        if metric not in rows:
+            return []
+        if "error" in rows:
+            rows = rows[rows["error"].isna() | (rows["error"].astype(str) == "")]
+        return [float(v) for v in rows[metric] if not pd.isna(v)]
+
+    def points(self):
+        """The summary's rows (one per grid point, in the grid's order)."""
+        return [row for _, row in self.summary.iterrows()]
 
     def determined(self, column: str, by: list) -> bool:
         """True when `column` takes one value for each combination of `by` (e.g. a [[case]]'s settings)."""
@@ -108,6 +132,13 @@ def reference(scenarios_dir: Path, study: str) -> tuple:
 
 # The unit of a parameter's CSV column, by its type (sizes are bytes, rates bytes/s, durations seconds).
 PARAM_UNITS = {"size": "bytes", "rate": "bytes/s", "duration": "s"}
+
+
+def description(study: str) -> str:
+    """The study's one-line description, from its registration (perflab.describe)."""
+    import perflab  # the C++ extension: imported only to build the site
+
+    return perflab.describe(study)["description"]
 
 
 def units(study: str) -> dict:

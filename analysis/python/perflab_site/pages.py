@@ -1,8 +1,9 @@
-"""The results site's HTML: results/index.html (every study's finding, headline ratio beside the seed's,
+"""What the renderer knows of one study (StudySite: its scenarios, its page.py, its plots and reports) and
+the results site's HTML: results/index.html (every study's finding, headline ratio beside the seed's,
 provenance, the last `perflab check`) and results/<study>.html (each scenario's tables, plots, parameters,
-run record and files). What is study-specific (the headline ratio, which plots, how reference.csv maps
-onto a scenario's columns) comes from scenarios/<study>/page.py when the study has one; everything else is
-read from the committed files, so a new study gets a page with no change here."""
+run record and files). What is study-specific (the headline, each scenario's report tables, which plots,
+how reference.csv maps onto a scenario's columns) comes from scenarios/<study>/page.py when the study has
+one; everything else is read from the committed files, so a new study gets a page with no change here."""
 import math
 import os
 import re
@@ -14,7 +15,7 @@ import pandas as pd
 
 from study_scripts import load_study_script
 
-from . import data, svg, validation
+from . import data, svg, text, validation
 
 PROVENANCE = ["commit", "dirty", "date", "host", "machine", "compiler", "simgrid", "perflab", "command"]
 
@@ -89,6 +90,8 @@ class StudySite:
         self.plots_spec = getattr(self.module, "PLOTS", {})
         self.reference_spec = getattr(self.module, "REFERENCE", {})
         self.units = data.units(study)
+        self.description = data.description(study)
+        self._reports = {}
 
     # --- the index's line -------------------------------------------------------------------------
     def headline(self) -> dict:
@@ -101,6 +104,35 @@ class StudySite:
                 if key in s.meta:
                     values.setdefault(key, set()).add(s.meta[key])
         return {k: sorted(v) for k, v in values.items()}
+
+    # --- each scenario's markdown: its report, or its summary -----------------------------------------
+    def report(self, s: data.Scenario) -> str:
+        """The markdown page.py's report(scenario, reference) makes of scenario s: its tables beside the
+        seed's numbers, ratios and fits; "" when the study has none for it."""
+        if s.name not in self._reports:
+            made = ""
+            if self.module is not None and hasattr(self.module, "report"):
+                made = self.module.report(s, self.reference) or ""
+            self._reports[s.name] = made
+        return self._reports[s.name]
+
+    def summary(self, s: data.Scenario) -> str:
+        """Scenario s's summary as markdown: each grid point's varying columns and every metric's mean
+        with its 95% interval (text.auto_interval)."""
+        table = text.Table(s.varying + s.metrics, "l" * len(s.varying) + "r" * len(s.metrics))
+        for point in s.points():
+            cells = [self.show(c, point[c]) for c in s.varying]
+            for metric in s.metrics:
+                values = s.values(point, metric) if not s.seeds.empty else []
+                if not values and not pd.isna(point.get(f"{metric}_mean")):
+                    values = [float(point[f"{metric}_mean"])]
+                cells.append(text.auto_interval(text.summary_of(values)) if values else "—")
+            table.add(cells)
+        note = "Values are mean [95% Student-t interval] over seeds.\n\n" if int(s.meta.get("seeds", 1)) > 1 else ""
+        return note + str(table)
+
+    def markdown(self, s: data.Scenario) -> str:
+        return self.report(s) or self.summary(s)
 
     # --- plots --------------------------------------------------------------------------------------
     def default_plots(self, s: data.Scenario) -> list:
@@ -165,7 +197,8 @@ class StudySite:
         return svg.human(value, self.units[column]) if column in self.units else value_text(value)
 
     def draw(self, s: data.Scenario) -> list:
-        """(file name, SVG text) of every plot of scenario s."""
+        """(file name, SVG text) of every plot of scenario s: page.py's PLOTS (or a default plot), then
+        what page.py's figures(scenario) draws itself with svg.plot (file names starting "<name>.")."""
         out = []
         for spec in self.plots_spec.get(s.name, self.default_plots(s)):
             x, facet_cols = spec["x"], spec.get("facet", [])
@@ -214,6 +247,8 @@ class StudySite:
                     suffix = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", self.show(c, v))
                                       for c, v in zip(facet_cols, facet))
                     out.append((f"{s.name}.{metric}{'.' + suffix if suffix else ''}.svg", picture))
+        if self.module is not None and hasattr(self.module, "figures"):  # a study's own figures (svg.plot)
+            out += self.module.figures(s)
         return out
 
     # --- tables -------------------------------------------------------------------------------------
@@ -259,9 +294,8 @@ class StudySite:
             out.append("<p class=\"runinfo\">No run record (these results predate <code>perflab reproduce</code> "
                        "keeping one; <code>perflab reproduce --full</code> rewrites them).</p>")
         out.append(self.beside_table(s))
-        report = s.report_markdown()
-        if report:
-            out.append(f"<h3>Report</h3>\n<div class=\"report\">{md(report)}</div>")
+        out.append(f"<h3>{'Report' if self.report(s) else 'Summary'}</h3>\n"
+                   f"<div class=\"report\">{md(self.markdown(s))}</div>")
         if svgs:
             out.append("<h3>Plots</h3>\n<div class=\"plots\">")
             for name, picture in svgs:
