@@ -36,11 +36,11 @@ std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
 // run: results/dispatcher/dispatcher-calibrate-real.calibration.*). The incident and its validation both
 // run at these, so the published headline is the validated model.
 constexpr LockCostModel kCalibratedLockCost{/*section_s=*/0,
-                                            /*move_s=*/1.15e-6,
-                                            /*idle_s=*/0.93e-6,
-                                            /*cold_ns_per_op=*/15.2,
-                                            /*ns_per_op=*/4.85,
-                                            /*ns_per_op_per_doubling=*/12.1,
+                                            /*move_s=*/0.267e-6,
+                                            /*idle_s=*/2.64e-6,
+                                            /*cold_ns_per_op=*/42.2,
+                                            /*ns_per_op=*/3.63,
+                                            /*ns_per_op_per_doubling=*/9.02,
                                             /*l1d_bytes=*/48 * 1024,
                                             /*l2_bytes=*/1024 * 1024};
 

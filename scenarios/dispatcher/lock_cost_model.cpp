@@ -16,7 +16,8 @@ SectionContext SectionContext::of(bool moved, double gap_s) {
   return {moved, gap_s > kIdleGapS ? std::log10(gap_s / kIdleGapS) : 0.0};
 }
 
-uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section) {
+uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section, SectionContext where) {
+  if (!where.moved) return 0;
   return std::min(section.ops, section.running_calls + section.ready_calls);
 }
 
@@ -26,7 +27,7 @@ double LockCostModel::per_element_s(uint64_t running_calls) const {
 
 double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const {
   return section_s + (where.moved ? move_s : 0) + where.idle_decades * idle_s +
-         static_cast<double>(cold_ops(section)) * cold_ns_per_op * 1e-9 +
+         static_cast<double>(cold_ops(section, where)) * cold_ns_per_op * 1e-9 +
          static_cast<double>(section.ops) * per_element_s(section.running_calls);
 }
 
@@ -35,7 +36,7 @@ void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSect
   ++sections;
   if (where.moved) ++moves;
   idle_decades += where.idle_decades;
-  cold_ops += LockCostModel::cold_ops(section);
+  cold_ops += LockCostModel::cold_ops(section, where);
   ops += section.ops;
   ops_doublings += static_cast<double>(section.ops) * model.doublings(section.running_calls);
 }

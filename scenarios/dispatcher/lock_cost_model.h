@@ -2,7 +2,7 @@
 // it (simulated_monitor.h); the real monitor tallies what the same formula multiplies (real_monitor.h), so
 // a calibration can fit the constants to real holds (lock_cost_fit.h) and a validation can compare them.
 //
-//   hold = section + (moved ? move : 0) + idle decades x idle + cold elements x cold
+//   hold = section + (moved ? move + cold elements x cold : 0) + idle decades x idle
 //          + ops x per_element(working set)
 //
 //   section      every section: taking and releasing the lock, the section's own bookkeeping
@@ -13,9 +13,13 @@
 //                the process had gone quiet, and its lines and the cores' state went cold (on a quiet
 //                machine a section that moved the lock held it ~0.3 us after a 0.1-0.3 ms gap, ~0.6-0.8 us
 //                after 1-10 ms and ~1.5 us after more: scenarios/dispatcher/NOTES.md)
-//   cold         more per element for the first time a section reaches it: min(ops, calls listed) of its
-//                elements come from another core or a farther cache; a walk that repeats (scan's per-host
-//                count, once per ready call) finds the rest warm
+//   cold         more per element the first time a section that moved the lock reaches it: min(ops, calls
+//                listed) of its elements were last touched on another thread's core; a walk that repeats
+//                (scan's per-host count, once per ready call) finds the rest warm, and a section re-taken by
+//                the thread that just released the lock (the promotion after its own enqueue or finished)
+//                finds the lines where its previous section left them — the per-section trace of the real
+//                engine (NOTES.md): counter's promotion re-walking a 400-call ready queue costs ~7 ns an
+//                element there, the same walk after a move 25-30 ns more
 //   per_element  ns per element touched (op_counter.h): `ns_per_op` while the working set fits the L1 data
 //                cache, then `ns_per_op_per_doubling` more per doubling of it, up to the L2 size (a segment
 //                linear in log2 size, as SimGrid's SMPI charges by message size); not charged further
@@ -35,6 +39,9 @@ namespace perflab::dispatcher_study {
 constexpr double kBytesPerRunningCall = 48 + 64;
 // How long the lock must have been free for a section to start paying the idle term.
 constexpr double kIdleGapS = 100e-6;
+// The gap a run's first section is charged for, in both engines: the lock was never held before it, and
+// the process had been quiet since it started its threads (the real engine's clock starts 0.2 s after).
+constexpr double kFirstSectionGapS = 1.0;
 
 // Where a section stands: what the model's per-section terms depend on.
 struct SectionContext {
@@ -57,7 +64,8 @@ struct LockCostModel {
 
   // Doublings of the working set beyond L1d, capped at L2: what ns_per_op_per_doubling multiplies.
   double doublings(uint64_t running_calls) const;
-  static uint64_t cold_ops(const dispatcher::LockedSectionReport& section);
+  // The elements charged `cold`: none unless the section moved the lock.
+  static uint64_t cold_ops(const dispatcher::LockedSectionReport& section, SectionContext where);
   double per_element_s(uint64_t running_calls) const;
   double hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const;
 };

@@ -26,24 +26,61 @@ void RealMonitor::enter() {
   }
   acquired_ns_ = real::monotonic_ns();
   asked_ns_ = asked;
-  if (waited) wait_total_ns_ += acquired_ns_ - asked;
-  ++acquisitions_;
+  waited_ = waited;
 }
 
 void RealMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const std::int64_t released = real::monotonic_ns();
-  const std::int64_t hold = released - acquired_ns_;
-  hold_total_ns_ += hold;
-  hold_max_ns_ = std::max(hold_max_ns_, hold);
-  ops_total_ += section.ops;
-  const std::thread::id holder = std::this_thread::get_id();
-  tally_.add(cost_, section,
-             SectionContext::of(holder != last_holder_,
-                                static_cast<double>(acquired_ns_ - last_release_ns_) * 1e-9));
-  last_holder_ = holder;
-  last_release_ns_ = released;
-  if (record_holds_) holds_.push_back({asked_ns_, acquired_ns_, released, section.section});
+  const Hold hold{asked_ns_, acquired_ns_, released, waited_, std::this_thread::get_id(), section};
+  if (count_ < records_.size()) {
+    records_[count_] = hold;
+  } else {
+    records_.push_back(hold);
+  }
+  ++count_;
   mutex_.unlock();
+}
+
+double RealMonitor::wait_total() const {
+  std::int64_t total = 0;
+  for (size_t i = 0; i < count_; ++i) {
+    const Hold& h = records_[i];
+    if (h.waited) total += h.acquired_ns - h.asked_ns;
+  }
+  return static_cast<double>(total) * 1e-9;
+}
+
+double RealMonitor::hold_max() const {
+  std::int64_t longest = 0;
+  for (size_t i = 0; i < count_; ++i) {
+    longest = std::max(longest, records_[i].released_ns - records_[i].acquired_ns);
+  }
+  return static_cast<double>(longest) * 1e-9;
+}
+
+double RealMonitor::hold_total() const {
+  std::int64_t total = 0;
+  for (size_t i = 0; i < count_; ++i) total += records_[i].released_ns - records_[i].acquired_ns;
+  return static_cast<double>(total) * 1e-9;
+}
+
+uint64_t RealMonitor::ops_total() const {
+  uint64_t total = 0;
+  for (size_t i = 0; i < count_; ++i) total += records_[i].section.ops;
+  return total;
+}
+
+LockCostTally RealMonitor::tally() const {
+  LockCostTally tally;
+  for (size_t i = 0; i < count_; ++i) {
+    const Hold& h = records_[i];
+    // The first section comes after a long quiet, as in the sim; later ones after the previous release.
+    const bool moved = i == 0 || h.thread != records_[i - 1].thread;
+    const double gap_s =
+        i == 0 ? kFirstSectionGapS : static_cast<double>(h.acquired_ns - records_[i - 1].released_ns) * 1e-9;
+    tally.add(cost_, h.section, SectionContext::of(moved, gap_s));
+  }
+  return tally;
 }
 
 }  // namespace perflab::dispatcher_study

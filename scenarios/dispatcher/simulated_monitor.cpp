@@ -50,7 +50,9 @@ void SimulatedMonitor::enter() {
 void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const double start = SimWorld::now();
   const long holder = s4u::this_actor::get_pid();
-  const SectionContext where = SectionContext::of(holder != last_holder_, start - last_release_);
+  const bool first = last_holder_ == -1;
+  const SectionContext where =
+      SectionContext::of(holder != last_holder_, first ? kFirstSectionGapS : start - last_release_);
   last_holder_ = holder;
   const double hold = cost_.hold_s(section, where);
   tally_.add(cost_, section, where);

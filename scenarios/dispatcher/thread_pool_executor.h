@@ -19,7 +19,9 @@ class ThreadPoolExecutor : public Executor {
  public:
   using Runner = std::function<void(const CallPtr&)>;
 
-  ThreadPoolExecutor(int threads, Runner runner) : runner_(std::move(runner)) {
+  // `on_start` (may be empty) runs first on each worker thread, before it waits for calls.
+  ThreadPoolExecutor(int threads, Runner runner, std::function<void()> on_start = {})
+      : runner_(std::move(runner)), on_start_(std::move(on_start)) {
     for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
   }
   ~ThreadPoolExecutor() override {
@@ -43,6 +45,7 @@ class ThreadPoolExecutor : public Executor {
 
  private:
   void work() {
+    if (on_start_) on_start_();
     for (;;) {
       CallPtr call;
       {
@@ -57,6 +60,7 @@ class ThreadPoolExecutor : public Executor {
   }
 
   const Runner runner_;
+  const std::function<void()> on_start_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<CallPtr> queue_;
