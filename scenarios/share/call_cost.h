@@ -10,7 +10,7 @@
 //   readv([(s, l)] x m): OPEN "call" reqID clid "readv" OPEN "arguments" 1 OPEN "list"
 //                        m x (OPEN "tuple" s l CLOSE) CLOSE CLOSE CLOSE = 14 + 5m;
 //                        answer OPEN "answer" reqID OPEN "list" m x data CLOSE CLOSE = 7 + m
-// A call's bytes on the wire: its framing plus, for an answer, the data.
+// A call's bytes on the wire are not here: they are the encoded messages' (protocol.h), on both engines.
 #pragma once
 
 #include <cstddef>
@@ -25,10 +25,5 @@ inline double call_tokens(bool readv, size_t spans) {
 inline double answer_tokens(bool readv, size_t spans) {
   return readv ? 7.0 + static_cast<double>(spans) : 5.0;
 }
-
-constexpr double kCallBytes = 64;        // a read() call: method name, arguments, framing
-constexpr double kReplyBytes = 32;       // an answer's framing besides the data
-constexpr double kVectorSpanBytes = 12;  // readv: each (offset, length) tuple of the call
-constexpr double kVectorDataBytes = 4;   // readv: each string's header in the answer's list
 
 }  // namespace perflab::share_study

@@ -66,11 +66,14 @@ const MetricBindings<RealDownloadResult>& real_metrics() {
   static const MetricBindings<RealDownloadResult> metrics = [] {
     using R = RealDownloadResult;
     MetricBindings<R> m;
-    bind_share_counts(m, [](const R& r) -> const share::ShareStats& { return r.shares; });
-    m.seconds("duration_s", &R::duration_s,
-              "wall-clock time from the first DYHB query to the last segment delivered (real engine)");
-    m.count("dead_shares", &R::dead_shares, "shares abandoned because their server's connection was lost");
-    bind_oversleep(m, "timer waits on a due time in the future (both processes' event loops)");
+    bind_share_counts(m, [](const R& r) -> const share::ShareStats& { return r.download.shares; });
+    m.seconds(
+        "duration_s", [](const R& r) { return r.download.totals.done_at; },
+        "wall-clock time from the first DYHB query to the last segment delivered (real engine)");
+    m.count(
+        "dead_shares", [](const R& r) { return r.download.dead_shares; },
+        "shares abandoned because their server's connection was lost");
+    bind_oversleep(m, "timer waits on a due time in the future (every node's event loop)");
     return m;
   }();
   return metrics;
@@ -264,9 +267,12 @@ Study share_study() {
     return PointInputs(*file);
   };
   study.prepare_reads = kFileParams;
-  bind_sim(study, sim_metrics(), run_download);
+  bind_sim(study, sim_metrics(),
+           [](const RunContext& context) { return run_download(context, knobs().options(context.params)); });
   bind_micro(study, micro_metrics(), setup_calibration);
-  bind_real(study, real_metrics(), run_real_download);
+  bind_real(study, real_metrics(), [](const RunContext& context) {
+    return run_real_download(context, knobs().options(context.params));
+  });
   return study;
 }
 

@@ -1,14 +1,14 @@
 // The `share` study's pieces, registered together in share_study.cpp: the knobs and what they set, the
-// download on SimGrid (download.cpp), the same download in real time (real_download.cpp), the micro-engine
-// calibration of the span-operation cost (calibrate.cpp) and the shares every run of a grid point reads
-// (encoded once per point, before the runs are forked). Its presentation (the ticket-shaped reports, plots)
-// is scenarios/share/page.py.
+// download (one driver, downloader.h) on SimGrid (download.cpp) and in real time (real_download.cpp), the
+// micro-engine calibration of the span-operation cost (calibrate.cpp) and the shares every run of a grid
+// point reads (encoded once per point, before the runs are forked). Its presentation (the ticket-shaped
+// reports, plots) is scenarios/share/page.py.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "models/common/enum_names.h"
 #include "models/share/fetcher.h"
@@ -78,28 +78,25 @@ struct Totals {
   double done_at = 0;
 };
 
-// What one download measures: every share's counters summed, and the totals.
+// What one download measures on either engine (the one driver, downloader.h): every share's counters
+// summed, the totals, the shares that died (their server lost: real engine only) and the bytes each message
+// kind put on the wire, both directions (protocol.h; a server that died sends no report of its own).
 struct DownloadResult {
   share::ShareStats shares;
   Totals totals;
+  uint64_t dead_shares = 0;
+  std::map<std::string, uint64_t> bytes_sent;
 };
 
-// What a real-engine download measures: the shares' counters, the wall-clock duration, the shares that
-// died (their server lost), and how late the event loops' timers woke (sim/real/).
+// What a real-engine download measures: the driver's (its charged CPU is zero: the real code spends this
+// machine's own; totals.done_at is the wall-clock duration) and how late the nodes' timers woke (sim/real/).
 struct RealDownloadResult {
-  share::ShareStats shares;
-  double duration_s = 0;
-  uint64_t dead_shares = 0;
+  DownloadResult download;
   uint64_t sleeps = 0;
   double oversleep_mean_s = 0;
   double oversleep_max_s = 0;
   bool realtime = false;
 };
-
-// Real engine: the named streams of the links' latency draws, one per server and direction (sim/seeding.h),
-// suffixed ".<server>".
-constexpr std::string_view kRequestLatencyStream = "share.real.request_latency";
-constexpr std::string_view kReplyLatencyStream = "share.real.reply_latency";
 
 // The bytes a download delivers (Download::on_data), compared as they come with the file's own, read from
 // its content source: exact, and cheaper than hashing the whole file again (100 MB of SHA-256d per run).
@@ -135,8 +132,10 @@ const MetricBindings<DownloadResult>& sim_metrics();
 const MetricBindings<CalibrationReport>& micro_metrics();
 const MetricBindings<RealDownloadResult>& real_metrics();
 
-Result<DownloadResult> run_download(const RunContext& context);
-Result<RealDownloadResult> run_real_download(const RunContext& context);
+// The download on SimGrid (download.cpp) and in real time (real_download.cpp) with `options` (the study
+// binds them to the point's, knobs().options(context.params)).
+Result<DownloadResult> run_download(const RunContext& context, const ShareOptions& options);
+Result<RealDownloadResult> run_real_download(const RunContext& context, const ShareOptions& options);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
 
 }  // namespace perflab::share_study

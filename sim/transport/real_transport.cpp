@@ -126,8 +126,11 @@ class RealNode : public Node {
   }
 
   // After the hub's body: lets every spawned node end (after its last frames when the hub succeeded, at
-  // once by closing the links when it failed), reaps them, and says how the first that failed ended.
+  // once by closing the links when it failed), reaps them, and says how the first that failed ended. A node
+  // whose end the hub's body was told of (kPeerEnded) was the hub's to judge: when the hub still succeeded,
+  // that end fails nothing (a driver that recovers from a lost peer, as share's fetcher takes another share).
   Status finish(const Status& hub) {
+    const std::map<Peer, bool> judged = ended_;
     const std::int64_t until = real::monotonic_ns() + std::int64_t{kExitTimeoutMs} * 1'000'000;
     if (hub.ok()) {
       while (ended_.size() < children_.size() && real::monotonic_ns() < until) {
@@ -136,15 +139,19 @@ class RealNode : public Node {
       }
     }
     for (auto& link : links_) link.second->shut_down();
-    std::string failed;
-    for (auto& child : children_) {
+    std::string failed;  // the first node that did not end cleanly, unless the hub judged its end
+    std::string first;   // the first node's end, named when the hub failed and every node ended cleanly
+    for (size_t i = 0; i < children_.size(); ++i) {
+      Child& child = children_[i];
       const auto left_ms =
           static_cast<int>(std::max<std::int64_t>(0, until - real::monotonic_ns()) / 1'000'000);
       Status exit = child.process.wait(left_ms);
-      if (failed.empty() && (!exit.ok() || !hub.ok())) {
-        failed = child.name + " process " + (exit.ok() ? std::string("ended") : exit.message());
-      }
+      const std::string how = child.name + " process " + (exit.ok() ? std::string("ended") : exit.message());
+      const bool hubs_to_judge = hub.ok() && judged.count(static_cast<Peer>(i + 1)) > 0;
+      if (failed.empty() && !exit.ok() && !hubs_to_judge) failed = how;
+      if (first.empty()) first = how;
     }
+    if (failed.empty() && !hub.ok()) failed = first;
     if (failed.empty()) return hub;
     return Status::Error(failed + (hub.ok() ? "" : ": " + hub.message()));
   }

@@ -1,8 +1,10 @@
 // The share study's real engine through the perflab binary: the downloader on its real event loop gives the
-// sim's loop counts to within the few passes that timing moves; a storage server that dies
-// mid-download is replaced by another share, as Tahoe's fetcher does; a storage process that dies makes a
-// failed row with its reason; nothing it forked outlives a run, a timeout, SIGINT or SIGTERM. Wall times are
-// what `perflab validate share` measures, not tested here.
+// sim's counts where timing cannot move them; a storage server that dies before answering DYHB is left out
+// and the download goes on with the others; a server that dies mid-download when no other share is left
+// makes a failed row with its reason; nothing it forked outlives a run, a timeout, SIGINT or SIGTERM. (A
+// server lost mid-download while other shares are left is replaced, on both engines: DownloadLostServer in
+// tests/share/download_parity_test.cpp.) Wall times are what `perflab validate share` measures, not tested
+// here.
 #include <gtest/gtest.h>
 
 #include "tests/sim/cli_runner.h"
@@ -63,27 +65,30 @@ TEST_F(ShareReal, TheLoopPoliciesGiveTheSimsCounts) {
   EXPECT_TRUE(no_process_left());
 }
 
-// share.py _got_error: the dead server's calls errback, its share dies, the fetcher takes the next share.
-TEST_F(ShareReal, AServerThatDiesMidDownloadIsReplacedByAnotherShare) {
+// Tahoe's DYHB round asks every server; one that does not answer holds no share the download uses.
+TEST_F(ShareReal, AServerThatDiesBeforeAnsweringDyhbIsLeftOut) {
   TempDir dir;
-  ShareRun real = run_share(dir, "real", "", {{"PERFLAB_REAL_FAULT", "server-dies-after=3"}});
+  ShareRun real = run_share(dir, "real", "", {{"PERFLAB_REAL_FAULT", "server-0-dies-after=1"}});
   ASSERT_EQ(real.status, 0) << real.err;
   ASSERT_EQ(real.rows.size(), 3u);
   for (const auto& row : real.rows) {
     EXPECT_EQ(row.at("error"), "") << row.at("loop");
-    EXPECT_EQ(row.at("dead_shares"), "1") << row.at("loop");
+    EXPECT_EQ(row.at("dead_shares"), "0") << row.at("loop");
   }
   EXPECT_TRUE(no_process_left());
 }
 
-TEST_F(ShareReal, AStorageProcessThatDiesMakesAFailedRowWithItsReason) {
+// 3 of 3: every share is in use, so server 1 dies on its second message of calls, mid-download, and the
+// fetcher runs out of shares.
+TEST_F(ShareReal, AServerThatDiesWithNoShareLeftMakesAFailedRowWithItsReason) {
   TempDir dir;
-  ShareRun real = run_share(dir, "real", "", {{"PERFLAB_REAL_FAULT", "storage-dies-after=5"}});
+  ShareRun real =
+      run_share(dir, "real", "", {{"PERFLAB_REAL_FAULT", "server-1-dies-after=3"}}, " --set params.n=3");
   EXPECT_EQ(real.status, 1);
   ASSERT_EQ(real.rows.size(), 3u);
   for (const auto& row : real.rows) {
     const std::string& error = row.at("error");
-    EXPECT_NE(error.find("storage process killed by signal 9"), std::string::npos) << error;
+    EXPECT_NE(error.find("server-1 process killed by signal 9"), std::string::npos) << error;
     EXPECT_NE(error.find("ran out of shares"), std::string::npos) << error;
   }
   EXPECT_TRUE(no_process_left());
@@ -111,7 +116,7 @@ TEST_P(ShareRealStopped, LeavesNoProcessBehind) {
       PERFLAB_BINARY,
       {"run", (dir / "slow.toml").string(), "--set", "network.latency=\"constant(50ms)\"", "--set",
        "sweep.loop=[\"coalesced\"]", "--out", (dir / "out").string()},
-      "perflab-storage", GetParam().signal, GetParam().to, dir / "err");
+      "perflab-server-", GetParam().signal, GetParam().to, dir / "err");
 }
 INSTANTIATE_TEST_SUITE_P(Signals, ShareRealStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 

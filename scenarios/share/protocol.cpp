@@ -1,5 +1,5 @@
-// See real_protocol.h. The byte layout is sim/real/wire_codec.h's.
-#include "scenarios/share/real_protocol.h"
+// See protocol.h. The byte layout is sim/real/wire_codec.h's.
+#include "scenarios/share/protocol.h"
 
 #include "sim/real/wire_codec.h"
 
@@ -13,6 +13,25 @@ using real::Writer;
 constexpr std::uint32_t kMaxItems = 1u << 24;  // a count above this is a corrupt payload
 
 }  // namespace
+
+std::string kind_name(std::uint32_t kind) {
+  switch (kind) {
+    case kDyhb:
+      return "dyhb";
+    case kCalls:
+      return "calls";
+    case kBye:
+      return "bye";
+    case kDyhbAnswer:
+      return "dyhb_answer";
+    case kAnswers:
+      return "answers";
+    case kReport:
+      return "report";
+    default:
+      return "kind " + std::to_string(kind);
+  }
+}
 
 std::string encode_calls(const std::vector<WireCall>& calls) {
   Writer w;
@@ -70,21 +89,25 @@ Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& 
   return answers;
 }
 
-std::string encode_report(const StorageReport& report) {
-  return Writer()
-      .put(report.oversleep.sleeps)
-      .put(report.oversleep.total_ns)
-      .put(report.oversleep.max_ns)
-      .put(report.bytes_served)
-      .take();
+std::string encode_report(const ServerReport& report) {
+  Writer w;
+  w.put(report.cpu_s).put(static_cast<std::uint32_t>(report.bytes_sent.size()));
+  for (const auto& [kind, bytes] : report.bytes_sent) w.put_bytes(kind).put(bytes);
+  return w.take();
 }
 
-Result<StorageReport> decode_report(const std::string& payload) {
+Result<ServerReport> decode_report(const std::string& payload) {
   Reader r(payload);
-  StorageReport report;
-  if (!r.get(report.oversleep.sleeps) || !r.get(report.oversleep.total_ns) ||
-      !r.get(report.oversleep.max_ns) || !r.get(report.bytes_served) || !r.done())
-    return malformed("report");
+  ServerReport report;
+  std::uint32_t kinds = 0;
+  if (!r.get(report.cpu_s) || !r.get(kinds) || kinds > kMaxItems) return malformed("report");
+  for (std::uint32_t i = 0; i < kinds; ++i) {
+    std::string kind;
+    std::uint64_t bytes = 0;
+    if (!r.get_bytes(kind) || !r.get(bytes)) return malformed("report");
+    report.bytes_sent[kind] += bytes;
+  }
+  if (!r.done()) return malformed("report");
   return report;
 }
 

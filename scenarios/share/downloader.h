@@ -1,0 +1,52 @@
+// The share study's one driver, for both engines: one immutable download as nodes of a transport
+// (sim/transport/transport.h). The downloader (the hub, node "client") is Tahoe's client on a Twisted
+// reactor running the model's Share, SegmentFetcher and Download; each of the n storage servers is a
+// spawned node "server-<s>" serving share s of the point's real encoded file. The messages are
+// protocol.h's, so the sim charges the bytes the real engine sends. download.cpp runs it on SimGrid,
+// real_download.cpp in forked processes on shaped loopback links.
+#pragma once
+
+#include <string>
+
+#include "models/common/status.h"
+#include "models/share/layout.h"
+#include "models/share/share.h"
+#include "scenarios/share/share_study.h"
+#include "sim/transport/transport.h"
+
+namespace perflab {
+class Timeline;
+}
+
+namespace perflab::share_study {
+
+// The CPU the nodes charge for the work they do: the sim's calibrated costs (cpu_costs()). All zero on the
+// real engine, whose code spends this machine's CPU itself.
+struct ChargedCosts {
+  double seconds_per_op = 0;     // a counted span operation of loop()
+  double seconds_per_byte = 0;   // a decoded byte
+  double seconds_per_token = 0;  // a Banana token of a remote call, on each side (call_cost.h)
+};
+
+struct DownloadSetup {
+  const share::EncodedFile& file;
+  int servers = 0;  // n: server s holds share s
+  share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
+  std::uint64_t segment_size_guess = share::kGuessedSegmentSize;
+  ChargedCosts costs;
+  double poll_window_s = 0;      // sim: answers due within this window of the first share one I/O pass
+  Timeline* timeline = nullptr;  // loops, passes, reads, decodes and segments, when given
+};
+
+inline constexpr const char* kDownloaderName = "client";
+// Storage server s's node name ("server-3").
+std::string server_name(int server);
+
+// The downloader's body: spawns the servers (peers 1..n, in server order), asks every one DYHB, downloads
+// the file, then says bye to the servers still connected and collects their reports. `result` gets the
+// counts, the charged CPU, the duration (totals.done_at: from the first DYHB query to the last segment
+// delivered, on node.now()) and the bytes each message kind put on the wire. An error when the download
+// failed, stalled or delivered other bytes than the file's.
+Status run_downloader(transport::Node& node, const DownloadSetup& setup, DownloadResult& result);
+
+}  // namespace perflab::share_study

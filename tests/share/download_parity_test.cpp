@@ -1,0 +1,231 @@
+// DownloadParity: the share study's one driver (scenarios/share/downloader.h) on both transports, at points
+// where timing cannot change what happens (constant latency, far above the CPU a turn takes): the SimGrid
+// engine and the real one (a process per storage server on loopback sockets) run the same loop() passes,
+// make the same remote calls, read the same bytes and put the same bytes on the wire for every message
+// kind, because both send the messages protocol.h encodes. In the spirit of turmoil's tests/parity.rs.
+// DownloadLostServer: the same driver when a storage server dies mid-download (the hub picks a server in
+// use, so the test does not depend on which shares DYHB's timing chose): its share dies and another takes
+// its place, on both engines.
+// Each engine runs in a forked child: SimGrid allows one engine per process, and the real engine asks for
+// real-time scheduling, which this test process should not keep.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include "scenarios/share/downloader.h"
+#include "scenarios/share/protocol.h"
+#include "scenarios/share/share_study.h"
+#include "sim/params.h"
+#include "sim/transport/real_transport.h"
+#include "sim/transport/sim_transport.h"
+
+namespace perflab::share {
+// The loop policy's name in the tests' names and messages.
+void PrintTo(LoopPolicy loop, std::ostream* out) {
+  *out << kLoopPolicyNames.name(loop);
+}
+}  // namespace perflab::share
+
+namespace perflab::share_study {
+namespace {
+
+// Runs `work` in a forked child and returns what it printed (its last word: "error: ..." on failure).
+std::string in_child(const std::function<std::string()>& work) {
+  int fds[2];
+  if (pipe(fds) != 0) return "error: pipe";
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string out = work();
+    const char* p = out.data();
+    for (size_t left = out.size(); left > 0;) {
+      ssize_t n = write(fds[1], p, left);
+      if (n <= 0) _exit(2);
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string out;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) out += "\nerror: the child did not exit cleanly";
+  return out;
+}
+
+// Every count of the download that timing cannot move, then the bytes of each message kind: one "name
+// value" a line. Not span_ops: how many hash-tree operations loop() counts depends on which shares the
+// fetcher takes (their share hash chains overlap more or less), and that is DYHB's order, by round-trip
+// times that tie in the sim and fall µs apart in real (NOTES.md, "What differs by construction").
+std::string describe(const DownloadResult& r) {
+  std::ostringstream out;
+  const share::ShareStats& s = r.shares;
+  out << "loop_calls " << s.loop_calls << "\nwasted_loops " << s.wasted_loops << "\ndesire_calls "
+      << s.desire_calls << "\nsatisfaction_calls " << s.satisfaction_calls << "\nreads " << s.reads
+      << "\nremote_calls " << s.remote_calls << "\nbytes_read " << s.bytes_read << "\ndead_shares "
+      << r.dead_shares << "\n";
+  for (const auto& [kind, bytes] : r.bytes_sent) out << "bytes_sent." << kind << " " << bytes << "\n";
+  return out.str();
+}
+
+// A 1 MiB download, 3 of 10, 128 KiB segments, at the given loop policy: the CPU the sim charges is the
+// measured C++ one with free calls (a few us a turn), the latency a constant 2 ms.
+ShareOptions options(share::LoopPolicy loop) {
+  ShareOptions o;
+  o.file_size = 1024 * 1024;
+  o.k = 3;
+  o.n = 10;
+  o.loop = loop;
+  o.cpu = CpuCalibration::kMeasured;
+  return o;
+}
+
+NetworkSpec lan() {
+  NetworkSpec network;
+  network.latency = Distribution::constant(0.002, Quantity::kDuration);
+  network.bandwidth = 125e6;
+  return network;
+}
+
+class DownloadParity : public ::testing::TestWithParam<share::LoopPolicy> {};
+
+TEST_P(DownloadParity, BothEnginesRunTheSameLoopsAndCallsAndSendTheSameBytesPerMessageKind) {
+  ShareOptions o = options(GetParam());
+  auto file = encoded_file(o);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const Params params;  // unread: the options are given
+  const PointInputs point(*file);
+  const NetworkSpec network = lan();
+  const RunContext context{params, point, network, /*seed=*/1, /*timeline=*/nullptr};
+
+  const std::string sim = in_child([&] {
+    ShareOptions free_calls = o;
+    free_calls.call_cost_us = 0;
+    auto r = run_download(context, free_calls);
+    return r.ok() ? describe(*r) : "error: " + r.status().message();
+  });
+  const std::string real = in_child([&] {
+    auto r = run_real_download(context, o);
+    return r.ok() ? describe(r->download) : "error: " + r.status().message();
+  });
+  ASSERT_EQ(sim.find("error"), std::string::npos) << sim;
+  ASSERT_EQ(real.find("error"), std::string::npos) << real;
+  EXPECT_EQ(sim, real);
+  // Both directions were counted: the client's queries and calls, the servers' answers.
+  for (const char* kind : {"bytes_sent.dyhb ", "bytes_sent.calls ", "bytes_sent.bye ",
+                           "bytes_sent.dyhb_answer ", "bytes_sent.answers "}) {
+    EXPECT_NE(sim.find(kind), std::string::npos) << kind << " in\n" << sim;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Loops, DownloadParity,
+                         ::testing::Values(share::LoopPolicy::kEager, share::LoopPolicy::kCoalesced,
+                                           share::LoopPolicy::kReadv),
+                         [](const auto& info) { return share::kLoopPolicyNames.name(info.param); });
+
+constexpr std::uint32_t kDie = 0xDEAD;  // the test's own message kind: "die now"
+
+// A storage server's node that dies when told kDie: by SIGKILL on the real engine (its process is gone, as
+// a crashed server's), by ending its body with an error on SimGrid. Everything else is the node's.
+class MortalServer : public transport::Node {
+ public:
+  MortalServer(Node& node, bool real) : node_(node), real_(real) {}
+  double now() override { return node_.now(); }
+  void sleep_until(double deadline) override { node_.sleep_until(deadline); }
+  void compute(double seconds) override { node_.compute(seconds); }
+  Status send(transport::Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) override {
+    return node_.send(to, kind, id, std::move(payload));
+  }
+  Result<std::vector<transport::Message>> receive(double deadline) override {
+    auto batch = node_.receive(deadline);
+    if (!batch.ok()) return batch;
+    for (const auto& message : *batch) {
+      if (message.kind != kDie) continue;
+      if (real_) raise(SIGKILL);
+      return Status::Error("killed by the test");
+    }
+    return batch;
+  }
+  Result<transport::Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
+    return node_.spawn(name, std::move(body));
+  }
+
+ private:
+  Node& node_;
+  bool real_;
+};
+
+// The client's node, which sends kDie instead of its `nth` message of calls (so to a server in use: its
+// calls go unanswered) and spawns MortalServers.
+class KillingClient : public transport::Node {
+ public:
+  KillingClient(Node& node, bool real, int nth) : node_(node), real_(real), nth_(nth) {}
+  double now() override { return node_.now(); }
+  void sleep_until(double deadline) override { node_.sleep_until(deadline); }
+  void compute(double seconds) override { node_.compute(seconds); }
+  Status send(transport::Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) override {
+    if (kind == kCalls && ++calls_ == nth_) return node_.send(to, kDie, id, "");
+    return node_.send(to, kind, id, std::move(payload));
+  }
+  Result<std::vector<transport::Message>> receive(double deadline) override {
+    return node_.receive(deadline);
+  }
+  Result<transport::Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
+    return node_.spawn(name, [body = std::move(body), real = real_](Node& node) {
+      MortalServer server(node, real);
+      return body(server);
+    });
+  }
+
+ private:
+  Node& node_;
+  bool real_;
+  int nth_;
+  int calls_ = 0;
+};
+
+class DownloadLostServer : public ::testing::TestWithParam<bool> {};
+
+// share.py _got_error: the dead server's calls errback, its share dies, the fetcher takes the next share.
+TEST_P(DownloadLostServer, ItsShareDiesAndAnotherTakesItsPlace) {
+  const bool real = GetParam();
+  ShareOptions o = options(share::LoopPolicy::kCoalesced);
+  auto file = encoded_file(o);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const Params params;
+  const PointInputs point(*file);
+  const NetworkSpec network = lan();
+  const RunContext context{params, point, network, /*seed=*/1, /*timeline=*/nullptr};
+  const DownloadSetup setup{**file, static_cast<int>(o.n), o.loop, o.segment_size_guess, ChargedCosts{}, 0,
+                            nullptr};
+
+  const std::string out = in_child([&] {
+    DownloadResult result;
+    const auto client = [&](transport::Node& node) {
+      KillingClient killing(node, real, /*nth=*/5);  // the second round's calls to its second server
+      return run_downloader(killing, setup, result);
+    };
+    std::vector<std::string> hosts = {kDownloaderName};
+    for (int s = 0; s < setup.servers; ++s) hosts.push_back(server_name(s));
+    Status ran = real ? transport::run_on_real(context, kDownloaderName, client).status()
+                      : transport::run_on_simgrid(context, hosts, client);
+    return ran.ok() ? describe(result) : "error: " + ran.message();
+  });
+  ASSERT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_NE(out.find("dead_shares 1\n"), std::string::npos) << out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, DownloadLostServer, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "real" : "sim"; });
+
+}  // namespace
+}  // namespace perflab::share_study
