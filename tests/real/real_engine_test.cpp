@@ -133,7 +133,7 @@ TEST_P(ValidateStopped, LeavesNoProcessBehind) {
       PERFLAB_BINARY,
       {"validate", "share", "--quick", "--set", "network.latency=\"constant(50ms)\"", "--set",
        "params.segment_size=\"8KiB\"", "--out", (dir / "v").string()},
-      "perflab-storage", GetParam().signal, GetParam().to, dir / "err");
+      "perflab-server-", GetParam().signal, GetParam().to, dir / "err");
 }
 INSTANTIATE_TEST_SUITE_P(Signals, ValidateStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 
