@@ -89,3 +89,11 @@ def test_the_index_states_each_study_verdict_and_links_the_summary():
         assert validation.study_verdict(runs) in index, folder.name
         assert f'href="{folder.name}.html#' in index
     assert 'href="validate-quick/validate-summary.md"' in index
+
+
+def test_each_study_page_lists_its_runs_under_stated_conditions():
+    for report in sorted(RESULTS.glob("*/validate-conditions/*/*.validate.md")):
+        study = report.relative_to(RESULTS).parts[0]
+        page = (RESULTS / f"{study}.html").read_text()
+        assert report.relative_to(RESULTS).as_posix() in page, f"{study}.html does not list {report.name}"
+        assert report.parent.name in page

@@ -354,6 +354,21 @@ class StudySite:
                    escape(self.study) + "</code></p></section>")
         return "\n".join(out), svgs
 
+    def conditions_section(self) -> str:
+        """The study's validation runs under stated conditions (results/<study>/validate-conditions/NAME/: one
+        busy core, real-time priority...): each run's verdict and worst |ln(real/sim)|, linked to its report."""
+        folder = self.results / self.study / "validate-conditions"
+        rows = []
+        for report in sorted(folder.glob("*/*.validate.md")):
+            run = validation.read_run(report)
+            href = report.relative_to(self.results).as_posix()
+            rows.append([escape(report.parent.name), f"<a href=\"{escape(href)}\">{escape(run.name)}</a>",
+                         "held" if run.held else "<b>failed</b>", f"{run.worst_abs_log:.3f}"])
+        if not rows:
+            return ""
+        return ("<section id=\"validate-conditions\"><h2>Sim against real under stated conditions</h2>\n"
+                + table(["condition", "run", "verdict", "worst |ln(real/sim)|"], rows, 3) + "</section>")
+
     def html(self, nav: str) -> tuple:
         """(page HTML, [(svg file name, svg text)])."""
         head = self.headline()
@@ -381,6 +396,9 @@ class StudySite:
             section, svgs = self.validation_section(path)
             all_svgs += svgs
             body.append(section)
+        conditions = self.conditions_section()
+        if conditions:
+            body.append(conditions)
         return page(f"perflab: {self.study}", "\n".join(body), nav), all_svgs
 
 
