@@ -1,7 +1,7 @@
 // The harness, bound: studies and their schemas, scenarios (a file or TOML text), the CSV writers, and the
 // statistics of analysis/. Runs themselves happen in the lean `perflab rows` process (a large Python process
-// forks slowly); their rows come back in the exact one-line form of sim/row_codec.h, so a table assembled
-// from Dask workers' rows goes through the same writer as a local run's and gives the same CSV.
+// forks slowly); their rows come back in the exact one-line form of sim/runner/row_codec.h, so a table
+// assembled from Dask workers' rows goes through the same writer as a local run's and gives the same CSV.
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -9,12 +9,12 @@
 
 #include "analysis/module/bindings.h"
 #include "models/common/printable.h"
-#include "sim/journal.h"
-#include "sim/outputs.h"
-#include "sim/row_codec.h"
-#include "sim/scenario.h"
+#include "sim/runner/journal.h"
+#include "sim/runner/row_codec.h"
+#include "sim/runner/run_outputs.h"
+#include "sim/scenario/scenario.h"
 #include "sim/stats/stats.h"
-#include "sim/value_format.h"
+#include "sim/text/value_format.h"
 
 namespace perflab::python {
 namespace {

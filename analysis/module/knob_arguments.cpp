@@ -7,8 +7,8 @@
 
 #include <toml++/toml.h>
 
-#include "sim/toml_values.h"
-#include "sim/value_format.h"
+#include "sim/scenario/toml_values.h"
+#include "sim/text/value_format.h"
 
 namespace py = pybind11;
 

@@ -1,4 +1,4 @@
-// A bound model's keyword arguments from the study's knob bindings (sim/knobs.h): a function of
+// A bound model's keyword arguments from the study's knob bindings (sim/study/knobs.h): a function of
 // perflab.models.<study> that takes knobs takes them as keywords, each checked as a scenario file's value is
 // (type, unit, range, choice: the scenario loader's to_param_value), and sets the member its binding names.
 // A knob left out keeps the default the caller starts from (the options struct's own initialiser). Numbers
@@ -13,8 +13,8 @@
 
 #include <pybind11/pybind11.h>
 
-#include "sim/knobs.h"
-#include "sim/params.h"
+#include "sim/study/knobs.h"
+#include "sim/study/params.h"
 
 namespace perflab::python {
 

@@ -1,8 +1,8 @@
 // perflab.models: one binder per study (models_<study>.cpp), which registers itself as studies do
-// (sim/study.h), so bind_models() in models.cpp finds it and a new study's bindings touch no shared file;
-// and the few helpers the binders share: a model's Status becomes a Python ValueError, and a Python callable
-// handed to a model (an idle callback, a failure callback, a delay draw) is wrapped so the model can call it
-// and drop it safely.
+// (sim/study/study.h), so bind_models() in models.cpp finds it and a new study's bindings touch no shared
+// file; and the few helpers the binders share: a model's Status becomes a Python ValueError, and a Python
+// callable handed to a model (an idle callback, a failure callback, a delay draw) is wrapped so the model can
+// call it and drop it safely.
 //
 // Callbacks: the models call them on the thread that called the model, outside any model lock. The wrapper
 // takes the GIL (a no-op when the thread already holds it) and keeps the callable alive as long as the model

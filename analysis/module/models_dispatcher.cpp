@@ -18,7 +18,7 @@
 #include "models/dispatcher/dispatcher.h"
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/strategy.h"
-#include "sim/value_format.h"
+#include "sim/text/value_format.h"
 
 namespace py = pybind11;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`perflab history`'s Python half, run by sim/history_command.cpp (see perflab_site/history.py):
+"""`perflab history`'s Python half, run by sim/cli/history_command.cpp (see perflab_site/history.py):
 
     /usr/bin/python3 analysis/python/history.py figures RESULTS_DIR SCENARIOS_DIR OUT_CSV STUDY...
         each study's headline figure at every commit that changed its summary -> OUT_CSV

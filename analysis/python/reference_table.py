@@ -1,7 +1,7 @@
 """The one Python reader of a study's reference table, scenarios/<study>/reference.csv: the seed's published
 numbers, in columns named after the study's parameters and metrics, with `#` lines saying where they come
 from. The perflab package (perflab.reference) and the renderer (perflab_site, the studies' page.py) read
-it through here; sim/reference.cpp is the C++ reader."""
+it through here; sim/gate/reference.cpp is the C++ reader."""
 from pathlib import Path
 
 import pandas as pd

@@ -8,7 +8,8 @@
 
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/lock_cost_fit.h"
-#include "sim/run_table.h"
+#include "sim/gate/calibration_record.h"
+#include "sim/runner/run_table.h"
 
 namespace perflab::dispatcher_study {
 namespace {

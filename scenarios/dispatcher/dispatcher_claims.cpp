@@ -9,7 +9,7 @@
 #include <map>
 
 #include "scenarios/dispatcher/dispatcher_study.h"
-#include "sim/run_table.h"
+#include "sim/runner/run_table.h"
 #include "sim/stats/stats.h"
 
 namespace perflab::dispatcher_study {

@@ -8,7 +8,7 @@
 
 #include "models/dispatcher/request_log.h"
 
-#include "sim/run_table.h"
+#include "sim/runner/run_table.h"
 
 namespace perflab::dispatcher_study {
 

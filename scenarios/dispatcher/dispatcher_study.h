@@ -16,10 +16,10 @@
 #include "scenarios/dispatcher/jvm/okhttp_jvm.h"
 #include "scenarios/dispatcher/lock_cost_model.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
-#include "sim/knobs.h"
-#include "sim/metrics.h"
 #include "sim/sampling/distribution.h"
-#include "sim/study.h"
+#include "sim/study/knobs.h"
+#include "sim/study/metrics.h"
+#include "sim/study/study.h"
 
 namespace perflab::dispatcher_study {
 

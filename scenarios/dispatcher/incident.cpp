@@ -21,8 +21,8 @@
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/incident_result.h"
 #include "scenarios/dispatcher/simulated_monitor.h"
-#include "sim/sim_world.h"
-#include "sim/timeline.h"
+#include "sim/engines/simgrid_world.h"
+#include "sim/engines/timeline.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -51,7 +51,7 @@ class IncidentRun {
  public:
   // `log`: the requests to replay instead of drawing them (may be null).
   IncidentRun(const RunContext& context, const DispatcherOptions& x, dispatcher::Strategy strategy,
-              double zipf_s, const dispatcher::RequestLog* log, SimWorld& world)
+              double zipf_s, const dispatcher::RequestLog* log, SimGridWorld& world)
       : context_(context),
         x_(x),
         log_(log),
@@ -106,7 +106,7 @@ class IncidentRun {
         logged_server_time_[call.get()] = *log_->requests[static_cast<size_t>(i)].duration_s;
       }
       s4u::Actor::create("caller-" + std::to_string(i), client_, [this, call] {
-        enqueued_at_[call.get()] = SimWorld::now();
+        enqueued_at_[call.get()] = SimGridWorld::now();
         dispatcher_.enqueue(call);
         hand_to_workers();
       });
@@ -116,9 +116,9 @@ class IncidentRun {
   // An executor thread: runs calls as HTTP exchanges with their host, then tells the Dispatcher.
   void worker() {
     while (true) {
-      CallPtr call = *SimWorld::receive<CallPtr>(run_queue_);
+      CallPtr call = *SimGridWorld::receive<CallPtr>(run_queue_);
       if (!call) return;  // no more calls: the pool shuts down
-      const double started = SimWorld::now();
+      const double started = SimGridWorld::now();
       if (context_.timeline != nullptr) {
         context_.timeline->span("queue", call->name() + " queued", enqueued_at_[call.get()], started);
       }
@@ -134,9 +134,9 @@ class IncidentRun {
       world_.transfer(server, client_, x_.response_size, "response " + call->name());
       dispatcher_.finished(*call);
       hand_to_workers();
-      latencies_.push_back(SimWorld::now() - enqueued_at_[call.get()]);
+      latencies_.push_back(SimGridWorld::now() - enqueued_at_[call.get()]);
       enqueued_at_.erase(call.get());
-      last_finish_ = SimWorld::now();
+      last_finish_ = SimGridWorld::now();
       if (++finished_ == x_.calls) {
         for (int i = 0; i < x_.threads; ++i) world_.post(run_queue_, std::make_unique<CallPtr>(), 0);
       }
@@ -152,7 +152,7 @@ class IncidentRun {
   const RunContext& context_;
   const DispatcherOptions& x_;
   const dispatcher::RequestLog* log_;
-  SimWorld& world_;
+  SimGridWorld& world_;
   s4u::Host* client_;
   SimExecutor executor_;
   dispatcher::Dispatcher dispatcher_;
@@ -176,7 +176,7 @@ Result<IncidentResult> run_incident(const RunContext& context) {
 
   std::vector<std::string> host_names = {"client"};
   for (int h = 0; h < x.hosts; ++h) host_names.push_back("host-" + std::to_string(h));
-  SimWorld world(context, host_names);
+  SimGridWorld world(context, host_names);
   const dispatcher::RequestLog* log =
       x.request_log.empty() ? nullptr : &context.inputs.get<dispatcher::RequestLog>();
   IncidentRun run(context, x, setup->strategy, setup->zipf_s, log, world);

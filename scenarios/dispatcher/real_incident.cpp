@@ -35,9 +35,9 @@
 #include "scenarios/dispatcher/incident_result.h"
 #include "scenarios/dispatcher/real_monitor.h"
 #include "scenarios/dispatcher/thread_pool_executor.h"
-#include "sim/real/deadline_sleeper.h"
-#include "sim/real/realtime.h"
-#include "sim/seeding.h"
+#include "sim/engines/real/deadline_sleeper.h"
+#include "sim/engines/real/realtime.h"
+#include "sim/study/seeding.h"
 
 namespace perflab::dispatcher_study {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/real/deadline_sleeper.h"
+#include "sim/engines/real/deadline_sleeper.h"
 
 namespace perflab::dispatcher_study {
 

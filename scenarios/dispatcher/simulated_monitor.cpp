@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/sim_world.h"
-#include "sim/timeline.h"
+#include "sim/engines/simgrid_world.h"
+#include "sim/engines/timeline.h"
 
 namespace perflab::dispatcher_study {
 
@@ -26,7 +26,7 @@ void SimulatedMonitor::enter() {
     held_ = true;
     return;
   }
-  const double asked = SimWorld::now();
+  const double asked = SimGridWorld::now();
   ++blocked_;
   blocked_max_ = std::max(blocked_max_, blocked_);
   Waiter self;
@@ -44,11 +44,11 @@ void SimulatedMonitor::enter() {
     blocked_queue_.push_front(&self);  // lost the race: block again, still first in line
   }
   --blocked_;
-  wait_total_ += SimWorld::now() - asked;
+  wait_total_ += SimGridWorld::now() - asked;
 }
 
 void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
-  const double start = SimWorld::now();
+  const double start = SimGridWorld::now();
   const long holder = s4u::this_actor::get_pid();
   const bool first = last_holder_ == -1;
   const SectionContext where =
@@ -57,13 +57,13 @@ void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const double hold = cost_.hold_s(section, where);
   tally_.add(cost_, section, where);
   s4u::this_actor::sleep_for(hold);
-  last_release_ = SimWorld::now();
+  last_release_ = SimGridWorld::now();
   hold_max_ = std::max(hold_max_, hold);
   hold_total_ += hold;
   ops_total_ += section.ops;
   if (timeline_ != nullptr) {
     timeline_->span(s4u::this_actor::get_name(), dispatcher::kLockedSectionNames.name(section.section), start,
-                    SimWorld::now(), std::to_string(section.ops) + " ops");
+                    SimGridWorld::now(), std::to_string(section.ops) + " ops");
   }
   release();
 }

@@ -4,10 +4,10 @@
 // The `fault` parameter makes a run abort or hang, to exercise the runner's crash and timeout isolation.
 #include <cstdlib>
 
-#include "sim/knobs.h"
-#include "sim/metrics.h"
-#include "sim/sim_world.h"
-#include "sim/study.h"
+#include "sim/engines/simgrid_world.h"
+#include "sim/study/knobs.h"
+#include "sim/study/metrics.h"
+#include "sim/study/study.h"
 
 namespace perflab {
 namespace {
@@ -66,7 +66,7 @@ Result<PingPongResult> run_pingpong(const RunContext& context) {
     }
   }
 
-  SimWorld world(context, {"client", "server"});
+  SimGridWorld world(context, {"client", "server"});
   auto* to_server = simgrid::s4u::Mailbox::by_name("server");
   auto* to_client = simgrid::s4u::Mailbox::by_name("client");
   double rtt_total = 0;
@@ -74,16 +74,16 @@ Result<PingPongResult> run_pingpong(const RunContext& context) {
 
   simgrid::s4u::Actor::create("client", world.host("client"), [&] {
     for (int64_t i = 0; i < requests; ++i) {
-      double sent = SimWorld::now();
+      double sent = SimGridWorld::now();
       world.send(to_server, std::make_unique<Ping>(Ping{i}), options.request_size, "request");
-      SimWorld::receive<Ping>(to_client);
-      rtt_total += SimWorld::now() - sent;
+      SimGridWorld::receive<Ping>(to_client);
+      rtt_total += SimGridWorld::now() - sent;
       messages += 2;
     }
   });
   simgrid::s4u::Actor::create("server", world.host("server"), [&] {
     for (int64_t i = 0; i < requests; ++i) {
-      auto ping = SimWorld::receive<Ping>(to_server);
+      auto ping = SimGridWorld::receive<Ping>(to_server);
       world.send(to_client, std::move(ping), options.reply_size, "reply");
     }
   });

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "scenarios/pipe/pipe_study.h"
-#include "sim/run_table.h"
+#include "sim/gate/calibration_record.h"
+#include "sim/runner/run_table.h"
 #include "sim/stats/stats.h"
 
 namespace perflab::pipe_study {

@@ -8,11 +8,14 @@
 // kernel reads beside the model's on the same run. Bad input is an error with exit 2 and nothing written.
 #include <sys/utsname.h>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -20,11 +23,12 @@
 #include "models/pipe/real_pump.h"
 #include "models/pipe/replay_writer.h"
 #include "models/pipe/same_run.h"
-#include "sim/capture.h"
-#include "sim/commands.h"
-#include "sim/interrupt_guard.h"
-#include "sim/knobs.h"
+#include "sim/cli/capture.h"
+#include "sim/cli/child_process.h"
+#include "sim/cli/commands.h"
+#include "sim/runner/interrupt_guard.h"
 #include "sim/sampling/units.h"
+#include "sim/study/knobs.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -99,28 +103,35 @@ std::string scenario_text(const std::string& name, const std::string& trace, con
   return t.str();
 }
 
-}  // namespace
+// capture pipe's own options, beside those every capture takes.
+struct PipeCaptureOptions {
+  std::vector<std::string> pipe_sizes;  // asked with F_SETPIPE_SZ, e.g. 64KiB; empty: 64KiB
+  int runs = 1;
+  std::string gap = "0s";
+  std::string stdin_file;
+};
 
-int cmd_capture_pipe(const CaptureFlags& flags) {
+int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
   InterruptGuard interrupt;  // Ctrl-C or SIGTERM: the command is stopped and nothing is written
   const std::string what = "capture pipe: ";
   if (flags.command.empty()) return fail_input(what + "no command after --, expected `-- COMMAND [args]`");
   std::vector<size_t> sizes;
-  for (const auto& text : flags.pipe_sizes.empty() ? std::vector<std::string>{"64KiB"} : flags.pipe_sizes) {
+  for (const auto& text :
+       options.pipe_sizes.empty() ? std::vector<std::string>{"64KiB"} : options.pipe_sizes) {
     auto size = parse_quantity(text, Quantity::kSize, UnitRule::kPlainIsBaseUnit);
     if (!size.ok() || *size < 1)
       return fail_input(what + "--pipe-size " + text + ": expected a size such as 4120, 16KiB or 1MiB");
     sizes.push_back(static_cast<size_t>(*size));
   }
-  auto gap = parse_quantity(flags.gap, Quantity::kDuration, UnitRule::kPlainIsBaseUnit);
-  if (!gap.ok()) return fail_input(what + "--gap " + flags.gap + ": " + gap.status().message());
+  auto gap = parse_quantity(options.gap, Quantity::kDuration, UnitRule::kPlainIsBaseUnit);
+  if (!gap.ok()) return fail_input(what + "--gap " + options.gap + ": " + gap.status().message());
   std::string stdin_data;
-  if (!flags.stdin_file.empty()) {
-    std::ifstream in(flags.stdin_file, std::ios::binary);
-    if (!in) return fail_input(what + "--stdin " + flags.stdin_file + ": cannot read the file");
+  if (!options.stdin_file.empty()) {
+    std::ifstream in(options.stdin_file, std::ios::binary);
+    if (!in) return fail_input(what + "--stdin " + options.stdin_file + ": cannot read the file");
     stdin_data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (stdin_data.size() > kMaxStdin)
-      return fail_input(what + "--stdin " + flags.stdin_file + " has " + std::to_string(stdin_data.size()) +
+      return fail_input(what + "--stdin " + options.stdin_file + " has " + std::to_string(stdin_data.size()) +
                         " bytes, expected at most " + std::to_string(kMaxStdin));
   }
   const std::string recorder = pipe::built_write_recorder();
@@ -145,7 +156,7 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   std::printf(
       "| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake latency "
       "| read cost |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (int round = 0; round < flags.runs; ++round) {
+  for (int round = 0; round < options.runs; ++round) {
     for (size_t size : sizes) {
       pipe::RealPumpOptions o;
       o.argv = flags.command;
@@ -230,5 +241,23 @@ int cmd_capture_pipe(const CaptureFlags& flags) {
   std::printf("run it: perflab run %s\n", (folder.out() / (name + ".toml")).c_str());
   return 0;
 }
+
+}  // namespace
+
+const CaptureRegistration kPipeCapture(
+    {"pipe",
+     "Run a command through the real epoll pump with its writes on stdout recorded: write "
+     "OUT/NAME.SIZE.writes.csv and NAME.toml (the writes through every pump and pipe size)",
+     [](CLI::App& sub) {
+       auto options = std::make_shared<PipeCaptureOptions>();
+       sub.add_option("--pipe-size", options->pipe_sizes,
+                      "Pipe sizes asked with F_SETPIPE_SZ, a trace each (default 64KiB)")
+           ->allow_extra_args(false);
+       sub.add_option("--runs", options->runs, "Runs per pipe size; the median run's trace is kept")
+           ->check(CLI::PositiveNumber);
+       sub.add_option("--gap", options->gap, "Pause after each run, e.g. 2s");
+       sub.add_option("--stdin", options->stdin_file, "File given to the command on stdin (<= 64 KiB)");
+       return [options](const CaptureFlags& flags) { return capture_pipe(flags, *options); };
+     }});
 
 }  // namespace perflab

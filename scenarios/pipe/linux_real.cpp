@@ -15,7 +15,7 @@
 #include "models/pipe/real_git.h"
 #include "models/pipe/same_run.h"
 #include "scenarios/pipe/pipe_study.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace perflab::pipe_study {
 namespace {

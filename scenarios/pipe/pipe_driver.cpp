@@ -8,15 +8,15 @@
 #include <simgrid/s4u.hpp>
 
 #include "scenarios/pipe/pipe_study.h"
-#include "sim/sim_world.h"
-#include "sim/timeline.h"
+#include "sim/engines/simgrid_world.h"
+#include "sim/engines/timeline.h"
 
 namespace perflab::pipe_study {
 namespace {
 
 namespace s4u = simgrid::s4u;
 
-// The run's random streams (sim/seeding.h).
+// The run's random streams (sim/study/seeding.h).
 constexpr std::string_view kTimerPhaseStream = "pipe.timer_phase";
 constexpr std::string_view kCompletionDelayStream = "pipe.completion_delay";
 constexpr std::string_view kContentStream = "pipe.content";  // the bytes the writer sends
@@ -39,7 +39,7 @@ class ActorWaker : public pipe::Waker {
     Slot& slot = slots_[static_cast<size_t>(id)];
     for (;;) {
       slot.woken = false;
-      pipe::Action action = process.step(SimWorld::now());
+      pipe::Action action = process.step(SimGridWorld::now());
       if (auto* compute = std::get_if<pipe::Compute>(&action)) {
         s4u::this_actor::sleep_for(compute->seconds);
       } else if (auto* sleep = std::get_if<pipe::SleepUntil>(&action)) {
@@ -47,7 +47,7 @@ class ActorWaker : public pipe::Waker {
       } else if (auto* wait = std::get_if<pipe::Wait>(&action)) {
         std::unique_lock<s4u::Mutex> lock(*slot.mutex);
         slot.waiting = true;
-        while (!slot.woken && SimWorld::now() < wait->deadline) {
+        while (!slot.woken && SimGridWorld::now() < wait->deadline) {
           if (wait->deadline < pipe::kForever) {
             slot.wakeup->wait_until(lock, wait->deadline);
           } else {
@@ -96,7 +96,7 @@ Result<TransferResult> run_pipe(const RunContext& context) {
   std::unique_ptr<TimelineSpans> spans;
   if (context.timeline != nullptr) spans = std::make_unique<TimelineSpans>(*context.timeline);
   const std::vector<std::string> hosts = {"reader", "upload-pack", "pack-objects"};
-  SimWorld world(context, hosts);
+  SimGridWorld world(context, hosts);
   ActorWaker waker(hosts.size());
   pipe::Pipeline pipeline(options, waker, spans.get());
   std::vector<pipe::Process*> processes = pipeline.processes();

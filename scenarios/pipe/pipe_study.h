@@ -5,10 +5,10 @@
 
 #include "models/common/enum_names.h"
 #include "models/pipe/pipeline.h"
-#include "sim/knobs.h"
-#include "sim/metrics.h"
-#include "sim/run_table.h"
-#include "sim/study.h"
+#include "sim/runner/run_table.h"
+#include "sim/study/knobs.h"
+#include "sim/study/metrics.h"
+#include "sim/study/study.h"
 
 namespace perflab::pipe_study {
 

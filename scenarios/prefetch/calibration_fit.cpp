@@ -6,7 +6,8 @@
 #include <string>
 
 #include "scenarios/prefetch/prefetch_study.h"
-#include "sim/run_table.h"
+#include "sim/gate/calibration_record.h"
+#include "sim/runner/run_table.h"
 #include "sim/stats/stats.h"
 
 namespace perflab::prefetch_study {

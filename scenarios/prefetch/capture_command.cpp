@@ -20,10 +20,11 @@
 #include "models/prefetch/java_command.h"
 #include "models/prefetch/workload.h"
 #include "scenarios/prefetch/jgit_inputs.h"
-#include "sim/capture.h"
-#include "sim/commands.h"
-#include "sim/interrupt_guard.h"
-#include "sim/scenario.h"
+#include "sim/cli/capture.h"
+#include "sim/cli/child_process.h"
+#include "sim/cli/commands.h"
+#include "sim/runner/interrupt_guard.h"
+#include "sim/scenario/scenario.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -121,9 +122,7 @@ std::string jvm_of(const std::string& first) {
   return first == "java" && java != nullptr && *java != '\0' ? std::string(java) : first;
 }
 
-}  // namespace
-
-int cmd_capture_prefetch(const CaptureFlags& flags) {
+int capture_prefetch(const CaptureFlags& flags) {
   InterruptGuard interrupt;  // Ctrl-C or SIGTERM: the JVM is stopped and nothing is written
   if (flags.command.empty())
     return fail_input("capture prefetch: no command after --, expected `-- java [options] MAINCLASS [args]`");
@@ -239,5 +238,13 @@ int cmd_capture_prefetch(const CaptureFlags& flags) {
   std::printf("run it: perflab run %s\n", (folder.out() / (name + ".toml")).c_str());
   return 0;
 }
+
+}  // namespace
+
+const CaptureRegistration kPrefetchCapture(
+    {"prefetch",
+     "Run a JVM program under -Xshare:off -Xlog:class+load=info: write OUT/NAME.classload.log, "
+     "NAME.classpath (the JARs it ran with) and NAME.toml (jgit-clone.toml's depth sweep on them)",
+     [](CLI::App&) { return capture_prefetch; }});
 
 }  // namespace perflab

@@ -1,9 +1,9 @@
 // Sim engine entry of the prefetch study: the job's one driver (job.h) on SimGrid, the agent and the
-// controller each on a simulated host (sim/transport/sim_transport.h). The controller does not read the
-// JARs: it sends bytes of the sizes the classpath index recorded, so each message is as long as the real
+// controller each on a simulated host (sim/engines/transport/sim_transport.h). The controller does not read
+// the JARs: it sends bytes of the sizes the classpath index recorded, so each message is as long as the real
 // engine's.
 #include "scenarios/prefetch/job.h"
-#include "sim/transport/sim_transport.h"
+#include "sim/engines/transport/sim_transport.h"
 
 namespace perflab::prefetch_study {
 namespace {

@@ -13,7 +13,7 @@
 #include "models/prefetch/prefetch_server.h"
 #include "models/prefetch/remote_class_loader.h"
 #include "scenarios/prefetch/protocol.h"
-#include "sim/timeline.h"
+#include "sim/engines/timeline.h"
 
 namespace perflab::prefetch_study {
 namespace {

@@ -1,5 +1,5 @@
 // The prefetch study's one driver, for both engines: the Jenkins job of Remoting PR #721 as two nodes of a
-// transport (sim/transport/transport.h). The agent (the hub) runs the real RemoteClassLoader over the
+// transport (sim/engines/transport/transport.h). The agent (the hub) runs the real RemoteClassLoader over the
 // workload; every class-loading RPC first waits a draw from `rpc_delay` (the PR's injected sleep), then
 // goes to the controller, a spawned node serving the real PrefetchServer, which answers fetch3 with the
 // requested class and its prefetched dependencies. With a cold JAR cache the agent's one downloader
@@ -13,8 +13,8 @@
 #include "models/common/status.h"
 #include "scenarios/prefetch/jgit_inputs.h"
 #include "scenarios/prefetch/prefetch_study.h"
+#include "sim/engines/transport/transport.h"
 #include "sim/sampling/rng.h"
-#include "sim/transport/transport.h"
 
 namespace perflab {
 class Timeline;

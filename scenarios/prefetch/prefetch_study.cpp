@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "scenarios/prefetch/jgit_inputs.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace perflab::prefetch_study {
 

@@ -11,10 +11,10 @@
 #include "models/prefetch/initiation_order.h"
 #include "models/prefetch/prefetch_server.h"
 #include "models/prefetch/remote_class_loader.h"
-#include "sim/knobs.h"
-#include "sim/metrics.h"
-#include "sim/run_table.h"
-#include "sim/study.h"
+#include "sim/runner/run_table.h"
+#include "sim/study/knobs.h"
+#include "sim/study/metrics.h"
+#include "sim/study/study.h"
 
 namespace perflab::prefetch_study {
 
@@ -37,8 +37,8 @@ struct JobOptions {
 // The study's knobs, each bound to the member of JobOptions it sets.
 const Knobs<JobOptions>& knobs();
 
-// The named random streams of a run (sim/seeding.h), shared by the two engines so that they draw the same
-// delays.
+// The named random streams of a run (sim/study/seeding.h), shared by the two engines so that they draw the
+// same delays.
 constexpr std::string_view kRpcDelayStream = "prefetch.rpc_delay";  // before each class-loading RPC
 constexpr std::string_view kJarDelayStream =
     "prefetch.jar_delay";  // before JAR downloads (delay_jar_downloads)
@@ -51,7 +51,7 @@ struct JobResult {
   std::map<std::string, std::uint64_t> bytes_sent;  // by message kind (protocol.h): header and payload
 };
 
-// What a real-engine job measures besides: how late its sleeps woke (sim/real/).
+// What a real-engine job measures besides: how late its sleeps woke (sim/engines/real/).
 struct RealJobResult {
   JobResult job;
   std::uint64_t sleeps = 0;

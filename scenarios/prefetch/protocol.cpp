@@ -1,9 +1,9 @@
-// See protocol.h. The byte layout is sim/real/wire_codec.h's.
+// See protocol.h. The byte layout is sim/engines/real/wire_codec.h's.
 #include "scenarios/prefetch/protocol.h"
 
 #include <cstring>
 
-#include "sim/real/wire_codec.h"
+#include "sim/engines/real/wire_codec.h"
 
 namespace perflab::prefetch_study {
 namespace {

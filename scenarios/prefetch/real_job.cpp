@@ -1,12 +1,13 @@
 // Real engine entry of the prefetch study: the job's one driver (job.h) in real time, this process the
-// agent and a forked process the controller, on a shaped loopback link (sim/transport/real_transport.h).
-// What only the real engine does is here: the controller reads the real class files and JARs it sends.
+// agent and a forked process the controller, on a shaped loopback link
+// (sim/engines/transport/real_transport.h). What only the real engine does is here: the controller reads the
+// real class files and JARs it sends.
 #include <fstream>
 #include <sstream>
 
 #include "models/prefetch/classpath.h"
 #include "scenarios/prefetch/job.h"
-#include "sim/transport/real_transport.h"
+#include "sim/engines/transport/real_transport.h"
 
 namespace perflab::prefetch_study {
 namespace {

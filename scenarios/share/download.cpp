@@ -1,15 +1,15 @@
 // Sim engine: the share study's download (the one driver, downloader.h) on SimGrid. The client and the n
-// storage servers are nodes on their own simulated hosts (sim/transport/sim_transport.h); every message is
-// a SimGrid communication of the bytes the real engine sends. The nodes charge the point's CPU costs
-// (cpu_costs(): per counted span operation, per decoded byte, per Banana token of a remote call), so the
-// client is one CPU, as in Tahoe, and every server has its own.
+// storage servers are nodes on their own simulated hosts (sim/engines/transport/sim_transport.h); every
+// message is a SimGrid communication of the bytes the real engine sends. The nodes charge the point's CPU
+// costs (cpu_costs(): per counted span operation, per decoded byte, per Banana token of a remote call), so
+// the client is one CPU, as in Tahoe, and every server has its own.
 #include <string>
 #include <vector>
 
 #include "scenarios/share/call_cost.h"
 #include "scenarios/share/downloader.h"
 #include "scenarios/share/share_study.h"
-#include "sim/transport/sim_transport.h"
+#include "sim/engines/transport/sim_transport.h"
 
 namespace perflab::share_study {
 

@@ -34,7 +34,7 @@
 #include "models/share/fetcher.h"
 #include "scenarios/share/call_cost.h"
 #include "scenarios/share/protocol.h"
-#include "sim/timeline.h"
+#include "sim/engines/timeline.h"
 
 namespace perflab::share_study {
 namespace {

@@ -1,5 +1,5 @@
 // The share study's one driver, for both engines: one immutable download as nodes of a transport
-// (sim/transport/transport.h). The downloader (the hub, node "client") is Tahoe's client on a Twisted
+// (sim/engines/transport/transport.h). The downloader (the hub, node "client") is Tahoe's client on a Twisted
 // reactor running the model's Share, SegmentFetcher and Download; each of the n storage servers is a
 // spawned node "server-<s>" serving share s of the point's real encoded file. The messages are
 // protocol.h's, so the sim charges the bytes the real engine sends. download.cpp runs it on SimGrid,
@@ -12,7 +12,7 @@
 #include "models/share/layout.h"
 #include "models/share/share.h"
 #include "scenarios/share/share_study.h"
-#include "sim/transport/transport.h"
+#include "sim/engines/transport/transport.h"
 
 namespace perflab {
 class Timeline;

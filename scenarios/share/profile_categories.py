@@ -7,7 +7,7 @@ RULES = [
     ("hashing (SHA-256)", re.compile(r"libcrypto|sha256|TaggedHasher|tagged_hash|block_hash|merkle_pair_hash|crypttext_segment_hash")),
     ("parity (RS encode/decode)", re.compile(r"mul_add|ErasureCode|\(anonymous namespace\)::field|invert")),
     ("content generation", re.compile(r"SeededContent|FileContent")),
-    ("SimGrid events", re.compile(r"simgrid|libsimgrid|SimWorld|smx_|raw_swapcontext|boost::context")),
+    ("SimGrid events", re.compile(r"simgrid|libsimgrid|SimGridWorld|smx_|raw_swapcontext|boost::context")),
     ("share reads (server side)", re.compile(r"EncodedFile::read|EncodedFile::block|share_study::.*serve")),
     ("span operations (Share model)", re.compile(r"perflab::share::(Share|Spans|DataSpans|IncompleteHashTree|CommonShare|DownloadNode|needed_for|SegmentFetcher|Download|EventualQueue)")),
     ("harness / driver", re.compile(r"perflab::|run_download|Reactor|SimBucket")),

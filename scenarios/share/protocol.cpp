@@ -1,7 +1,7 @@
-// See protocol.h. The byte layout is sim/real/wire_codec.h's.
+// See protocol.h. The byte layout is sim/engines/real/wire_codec.h's.
 #include "scenarios/share/protocol.h"
 
-#include "sim/real/wire_codec.h"
+#include "sim/engines/real/wire_codec.h"
 
 namespace perflab::share_study {
 namespace {

@@ -1,9 +1,9 @@
 // The share study's wire protocol, for both engines: what the downloader and each storage server say over
-// their link (a transport's messages, sim/transport/transport.h). It is encoded once, so the sim charges the
-// bytes the real engine sends. A client turn's remote calls to one server travel as one kCalls message, as
-// Twisted writes a turn's buffered Foolscap calls in one go; the server answers them all in one kAnswers
-// message (Foolscap runs one message's calls in one turn). Each call is a read() (one span) or a readv()
-// (several); each answer carries the share's real bytes, short past the share's end.
+// their link (a transport's messages, sim/engines/transport/transport.h). It is encoded once, so the sim
+// charges the bytes the real engine sends. A client turn's remote calls to one server travel as one kCalls
+// message, as Twisted writes a turn's buffered Foolscap calls in one go; the server answers them all in one
+// kAnswers message (Foolscap runs one message's calls in one turn). Each call is a read() (one span) or a
+// readv() (several); each answer carries the share's real bytes, short past the share's end.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,10 @@
 // Real engine: the share study's download (the one driver, downloader.h) in real time. This process is the
 // client; each storage server is a forked process on its own loopback link (127.0.0.1 only), shaped in
-// both directions as [network] says (sim/transport/real_transport.h). Hashing, decoding and the loop's
-// bookkeeping cost this machine's real CPU: nothing is charged, the code runs.
+// both directions as [network] says (sim/engines/transport/real_transport.h). Hashing, decoding and the
+// loop's bookkeeping cost this machine's real CPU: nothing is charged, the code runs.
 #include "scenarios/share/downloader.h"
 #include "scenarios/share/share_study.h"
-#include "sim/transport/real_transport.h"
+#include "sim/engines/transport/real_transport.h"
 
 namespace perflab::share_study {
 

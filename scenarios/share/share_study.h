@@ -14,9 +14,9 @@
 #include "models/share/fetcher.h"
 #include "models/share/layout.h"
 #include "models/share/share.h"
-#include "sim/knobs.h"
-#include "sim/metrics.h"
-#include "sim/study.h"
+#include "sim/study/knobs.h"
+#include "sim/study/metrics.h"
+#include "sim/study/study.h"
 
 namespace perflab::share_study {
 
@@ -89,7 +89,8 @@ struct DownloadResult {
 };
 
 // What a real-engine download measures: the driver's (its charged CPU is zero: the real code spends this
-// machine's own; totals.done_at is the wall-clock duration) and how late the nodes' timers woke (sim/real/).
+// machine's own; totals.done_at is the wall-clock duration) and how late the nodes' timers woke
+// (sim/engines/real/).
 struct RealDownloadResult {
   DownloadResult download;
   uint64_t sleeps = 0;

@@ -2,7 +2,7 @@
 // state filled by splitmix64), so a seed gives the same numbers on every platform and standard library.
 // Never feed it to std::*_distribution: their output differs between implementations.
 //
-// Seeds come from derive_seed(run seed, stream): what seeds a run is said once, in sim/seeding.h.
+// Seeds come from derive_seed(run seed, stream): what seeds a run is said once, in sim/study/seeding.h.
 #pragma once
 
 #include <cstdint>

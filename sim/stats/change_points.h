@@ -3,7 +3,7 @@
 // most separates its two sides (the energy statistic of the pairwise distances), and Student's two-sample
 // t-test between the two sides (pooled variance, as Hunter's), instead of E-divisive's random permutations,
 // decides whether it is real. So the answer is deterministic: the same series gives the same change
-// points. `perflab history` (sim/history_command.cpp) marks them on results/history.html.
+// points. `perflab history` (sim/cli/history_command.cpp) marks them on results/history.html.
 #pragma once
 
 #include <cstddef>

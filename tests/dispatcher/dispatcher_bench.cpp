@@ -15,7 +15,7 @@
 
 #include "models/dispatcher/recording_executor.h"
 #include "models/dispatcher/workloads.h"
-#include "sim/process_memory.h"
+#include "sim/engines/process_memory.h"
 
 namespace perflab::dispatcher {
 namespace {

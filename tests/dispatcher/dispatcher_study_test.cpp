@@ -4,8 +4,8 @@
 
 #include <regex>
 
-#include "sim/calibration.h"
-#include "sim/provenance.h"
+#include "sim/gate/calibration_record.h"
+#include "sim/gate/provenance.h"
 #include "sim/sampling/units.h"
 #include "tests/sim/cli_runner.h"
 
@@ -41,7 +41,7 @@ TEST(ScenarioDispatcher, BurstMicroCountsTheQuadraticScan) {
   EXPECT_LT(counter, 10 * 640.0);
   EXPECT_TRUE(std::filesystem::exists(dir / "dispatcher-enqueue-burst.repetitions.csv"));
   EXPECT_NE(r.out.find("| scan | "), std::string::npos) << r.out;
-  // how busy the machine was around the timed repetitions (sim/machine_load.h)
+  // how busy the machine was around the timed repetitions (sim/engines/machine_load.h)
   auto meta = read_meta(dir / "dispatcher-enqueue-burst.meta");
   for (const char* key : {"load_before", "load_after", "probe_before_ms", "probe_after_ms"}) {
     ASSERT_EQ(meta.count(key), 1U) << key;

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "scenarios/dispatcher/simulated_monitor.h"
-#include "sim/sim_world.h"
+#include "sim/engines/simgrid_world.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -30,7 +30,7 @@ struct Thread {
 // Runs the threads on one monitor; prints "order: A A B" (who took the monitor, in order), then the total
 // wait in µs and the most threads blocked at once, and exits.
 [[noreturn]] void simulate(LockHandOff hand_off, const std::vector<Thread>& threads) {
-  SimWorld world(NetworkSpec{}, Rng(1), {"host"});
+  SimGridWorld world(NetworkSpec{}, Rng(1), {"host"});
   LockCostModel cost;  // elements only: every other term 0
   cost.ns_per_op = kNsPerOp;
   SimulatedMonitor monitor(hand_off, cost, nullptr);

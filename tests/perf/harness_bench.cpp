@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/runner.h"
-#include "sim/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 #include "tests/perf/bench_config.h"
 #include "tests/perf/child_run.h"
 #include "tests/perf/raw_pingpong.h"

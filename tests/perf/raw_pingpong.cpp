@@ -1,4 +1,4 @@
-// Raw s4u ping-pong: two hosts, one link, CM02. The engine settings are the ones SimWorld uses (no TCP
+// Raw s4u ping-pong: two hosts, one link, CM02. The engine settings are the ones SimGridWorld uses (no TCP
 // window cap, no cross-traffic, raw contexts) so that both sides simulate exactly the same thing and the
 // benchmark ratio measures the harness, not a configuration difference.
 #include "tests/perf/raw_pingpong.h"

@@ -1,5 +1,5 @@
 // The baseline of harness_bench: a request/reply ping-pong written directly against SimGrid's s4u API,
-// with no scenario, study, runner or SimWorld in between.
+// with no scenario, study, runner or SimGridWorld in between.
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@
 
 #include "scenarios/prefetch/jgit_inputs.h"
 #include "scenarios/prefetch/prefetch_study.h"
-#include "sim/params.h"
+#include "sim/study/params.h"
 #include "tests/sim/in_child.h"
 
 namespace perflab::prefetch_study {

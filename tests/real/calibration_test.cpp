@@ -1,6 +1,5 @@
-// `perflab calibrate`'s shared parts (sim/calibration.h) on synthetic data: the two-term least squares the
-// dispatcher's fit uses, the committed file read back as written, and the printout saying how far a
-// re-derived constant moved.
+// `perflab calibrate`'s shared parts (sim/gate/calibration_record.h) on synthetic data: the committed file
+// read back as written, and the printout saying how far a re-derived constant moved.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,25 +8,11 @@
 
 #include <unistd.h>
 
-#include "sim/calibration.h"
+#include "sim/gate/calibration_record.h"
 
 namespace perflab {
 namespace {
 namespace fs = std::filesystem;
-
-TEST(Calibration, LeastSquaresRecoversBothTerms) {
-  // hold = 2.3 µs per section + 5.9 ns per element, exactly.
-  std::vector<double> sections = {1000, 2000, 1500, 3000}, elements = {1e6, 5e5, 4e6, 2e6}, hold;
-  for (size_t i = 0; i < sections.size(); ++i) hold.push_back(2.3e-6 * sections[i] + 5.9e-9 * elements[i]);
-  auto ab = least_squares_2(sections, elements, hold);
-  ASSERT_TRUE(ab.has_value());
-  EXPECT_NEAR(ab->first, 2.3e-6, 1e-15);
-  EXPECT_NEAR(ab->second, 5.9e-9, 1e-18);
-}
-
-TEST(Calibration, ProportionalTermsCannotBeSeparated) {
-  EXPECT_FALSE(least_squares_2({1, 2, 3}, {10, 20, 30}, {5, 10, 15}).has_value());
-}
 
 TEST(Calibration, TheFileReadsBackAsWritten) {
   CalibrationFit fit;

@@ -1,10 +1,10 @@
-// The rank rule of `perflab validate` (sim/rank_agreement.h) on synthetic points: pairs the sim separates
-// by less than the real noise are not judged; ties in the real medians are handled by tau-b.
+// The rank rule of `perflab validate` (sim/stats/rank_agreement.h) on synthetic points: pairs the sim
+// separates by less than the real noise are not judged; ties in the real medians are handled by tau-b.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "sim/rank_agreement.h"
+#include "sim/stats/rank_agreement.h"
 
 namespace perflab {
 namespace {

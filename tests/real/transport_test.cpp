@@ -8,12 +8,12 @@
 #include <csignal>
 #include <thread>
 
-#include "sim/real/deadline_sleeper.h"
-#include "sim/real/frame_inbox.h"
-#include "sim/real/loopback_socket.h"
-#include "sim/real/peer_process.h"
-#include "sim/real/shaped_link.h"
-#include "sim/real/token_bucket.h"
+#include "sim/engines/real/deadline_sleeper.h"
+#include "sim/engines/real/frame_inbox.h"
+#include "sim/engines/real/loopback_socket.h"
+#include "sim/engines/real/peer_process.h"
+#include "sim/engines/real/shaped_link.h"
+#include "sim/engines/real/token_bucket.h"
 
 namespace perflab::real {
 namespace {

@@ -1,12 +1,14 @@
-// `perflab validate`'s report (sim/validation.h) on synthetic pairs of tables: the figures and the verdict
-// are what the definitions say, whatever engine produced the numbers.
+// `perflab validate`'s report (sim/gate/validation.h) on synthetic pairs of tables: the figures and the
+// verdict are what the definitions say, whatever engine produced the numbers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
-#include "sim/validation.h"
+#include "sim/gate/validation.h"
+#include "sim/report/validation_report.h"
+#include "sim/stats/median_interval.h"
 
 namespace perflab {
 namespace {

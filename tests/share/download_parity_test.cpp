@@ -20,9 +20,9 @@
 #include "scenarios/share/downloader.h"
 #include "scenarios/share/protocol.h"
 #include "scenarios/share/share_study.h"
-#include "sim/params.h"
-#include "sim/transport/real_transport.h"
-#include "sim/transport/sim_transport.h"
+#include "sim/engines/transport/real_transport.h"
+#include "sim/engines/transport/sim_transport.h"
+#include "sim/study/params.h"
 #include "tests/sim/in_child.h"
 
 namespace perflab::share {

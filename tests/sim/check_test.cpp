@@ -2,7 +2,7 @@
 // moved by 0.1% on one seed, floating-point noise, a missing seed, a changed parameter, a claim below its
 // bound, micro timings), `perflab compare` and `perflab check` end to end on the committed results of
 // prefetch, share and pipe, as they are and perturbed, and the provenance every .meta records.
-#include "sim/check.h"
+#include "sim/gate/check.h"
 
 #include <gtest/gtest.h>
 
@@ -10,15 +10,15 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <set>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "sim/provenance.h"
-#include "sim/results_reader.h"
-#include "sim/value_format.h"
+#include "sim/gate/provenance.h"
+#include "sim/gate/results_reader.h"
+#include "sim/text/value_format.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab {
@@ -50,7 +50,8 @@ struct Fixture {
   // The grid as these points' column values (= labels).
   void set_points(const std::vector<std::vector<std::string>>& columns) {
     std::vector<GridPoint> points(columns.size());
-    for (size_t p = 0; p < columns.size(); ++p) points[p].column_values = points[p].column_labels = columns[p];
+    for (size_t p = 0; p < columns.size(); ++p)
+      points[p].column_values = points[p].column_labels = columns[p];
     scenario.grid = Grid::of(points);
   }
   // Seeds 1..5 of both points: count = 10·x, time = x + small seed noise (times `scale` at point 1).
@@ -416,10 +417,11 @@ TEST_P(CompareHeadline, CatchesEveryMoveBeyondFloatingPointNoise) {
   testing::write_file(lacking, text.substr(0, second_row) + text.substr(text.find('\n', second_row) + 1));
   auto missing = compare(lacking);
   EXPECT_EQ(missing.status, 0) << missing.out;
-  EXPECT_NE(missing.out.find("- coverage: B lacks 1 of A's rows at the points both have: "), std::string::npos)
+  EXPECT_NE(missing.out.find("- coverage: B lacks 1 of A's rows at the points both have: "),
+            std::string::npos)
       << missing.out;
-  auto required = run_perflab("compare --require-all " + (dir / "a").string() + " " +
-                              lacking.parent_path().string());
+  auto required =
+      run_perflab("compare --require-all " + (dir / "a").string() + " " + lacking.parent_path().string());
   EXPECT_EQ(required.status, 1) << required.out;
   EXPECT_NE(required.out.find("rows missing (--require-all)"), std::string::npos) << required.out;
 }
@@ -453,9 +455,11 @@ TEST(Compare, SaysWhatItComparedAndFailsOnlyWhenACommonValueMoved) {
   keep_rows(dir / "fewer" / "prefetch-jgit-clone.csv", [](size_t, uint64_t seed) { return seed <= 2; });
   auto fewer = run_perflab("compare " + (dir / "a").string() + " " + (dir / "fewer").string());
   EXPECT_EQ(fewer.status, 0) << fewer.out << fewer.err;
-  EXPECT_NE(fewer.out.find(fmt::format("- coverage: B has 2 of A's {} seeds at every point (1-2); compared on "
-                                       "those", all.size())),
-            std::string::npos)
+  EXPECT_NE(
+      fewer.out.find(fmt::format("- coverage: B has 2 of A's {} seeds at every point (1-2); compared on "
+                                 "those",
+                                 all.size())),
+      std::string::npos)
       << fewer.out;
   EXPECT_EQ(fewer.out.find("missing:"), std::string::npos) << fewer.out;
   EXPECT_LT(fewer.out.find("- coverage:"), fewer.out.find("| point")) << "coverage comes before the moves";
@@ -483,7 +487,8 @@ TEST(Compare, TakesAScenarioNameForItsCommittedResults) {
   for (const char* name : {"prefetch/jgit-clone", "prefetch/jgit-clone.toml"}) {
     auto result = run_perflab(std::string("compare ") + name + " " + (dir / "b").string());
     EXPECT_EQ(result.status, 0) << name << result.out << result.err;
-    EXPECT_NE(result.out.find("## prefetch-jgit-clone (prefetch, sim engine): nothing moved"), std::string::npos)
+    EXPECT_NE(result.out.find("## prefetch-jgit-clone (prefetch, sim engine): nothing moved"),
+              std::string::npos)
         << result.out;
     EXPECT_EQ(result.out.find("prefetch-traversal"), std::string::npos) << "only the named scenario";
   }
@@ -532,10 +537,11 @@ struct OneHeadline {
   std::map<std::string, std::string> env;
   OneHeadline() {
     fs::create_directories(scenarios / "pingpong");
-    testing::write_file(scenarios / "pingpong" / "small.toml",
-                        "[scenario]\nname = \"pingpong-small\"\nstudy = \"pingpong\"\nheadline = true\nseeds = 2\n"
-                        "[network]\nlatency = \"uniform(5ms, 25ms)\"\nbandwidth = \"100MBps\"\n"
-                        "[sweep]\nrequests = [3, 30]\n");
+    testing::write_file(
+        scenarios / "pingpong" / "small.toml",
+        "[scenario]\nname = \"pingpong-small\"\nstudy = \"pingpong\"\nheadline = true\nseeds = 2\n"
+        "[network]\nlatency = \"uniform(5ms, 25ms)\"\nbandwidth = \"100MBps\"\n"
+        "[sweep]\nrequests = [3, 30]\n");
     env = {{"PERFLAB_SCENARIOS", scenarios.path().string()}, {"PERFLAB_RESULTS", results.path().string()}};
   }
 };

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/results_reader.h"
+#include "sim/gate/results_reader.h"
 
 namespace perflab::testing {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {

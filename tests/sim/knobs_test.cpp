@@ -1,13 +1,13 @@
-// Knob bindings (sim/knobs.h): a default is the member's initialiser, written as a scenario file spells it,
-// and reading it back through the scenario loader's own conversion gives the member's value again; the
+// Knob bindings (sim/study/knobs.h): a default is the member's initialiser, written as a scenario file spells
+// it, and reading it back through the scenario loader's own conversion gives the member's value again; the
 // options of a point carry every bound value; a choice lists and parses its enum's names table.
-#include "sim/knobs.h"
+#include "sim/study/knobs.h"
 
 #include <gtest/gtest.h>
 
 #include <toml++/toml.h>
 
-#include "sim/toml_values.h"
+#include "sim/scenario/toml_values.h"
 
 namespace perflab::testing {
 namespace {

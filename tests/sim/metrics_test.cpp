@@ -1,9 +1,9 @@
-// The metric bindings (sim/metrics.h): the schema comes out in binding order with units and exactness, the
-// driver's struct becomes the row's values under the bound names, and a study whose metric is bound twice,
-// or named like a parameter of its engine or a column perflab adds, does not register.
+// The metric bindings (sim/study/metrics.h): the schema comes out in binding order with units and exactness,
+// the driver's struct becomes the row's values under the bound names, and a study whose metric is bound
+// twice, or named like a parameter of its engine or a column perflab adds, does not register.
 #include <gtest/gtest.h>
 
-#include "sim/metrics.h"
+#include "sim/study/metrics.h"
 
 namespace perflab {
 namespace {

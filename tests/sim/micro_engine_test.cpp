@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "sim/commands.h"
-#include "sim/micro_engine.h"
-#include "sim/runner.h"
-#include "sim/scenario.h"
+#include "sim/cli/commands.h"
+#include "sim/engines/micro_engine.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {

@@ -1,6 +1,6 @@
 // The one row form shared by the child pipe and the resume journal: every row survives a round trip,
 // odd values included, and a line that is not a whole row is refused rather than half-read.
-#include "sim/row_codec.h"
+#include "sim/runner/row_codec.h"
 
 #include <gtest/gtest.h>
 

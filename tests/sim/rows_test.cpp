@@ -2,7 +2,7 @@
 // scenario from stdin, and bad --tasks refused.
 #include <gtest/gtest.h>
 
-#include "sim/row_codec.h"
+#include "sim/runner/row_codec.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {

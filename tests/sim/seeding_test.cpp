@@ -1,15 +1,15 @@
-// What seeds a run (sim/seeding.h): the scenario's seed, the replication and a named stream, never the grid
-// point's parameters. Written another way — a value re-spelled, a knob added at its default, a key moved
+// What seeds a run (sim/study/seeding.h): the scenario's seed, the replication and a named stream, never the
+// grid point's parameters. Written another way — a value re-spelled, a knob added at its default, a key moved
 // between [params] and a one-value [sweep], keys reordered, a subset of the grid — a scenario gives the
 // very same CSV rows; another seed gives other numbers.
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "sim/knobs.h"
-#include "sim/runner.h"
-#include "sim/scenario.h"
-#include "sim/study.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
+#include "sim/study/knobs.h"
+#include "sim/study/study.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -57,9 +57,10 @@ TEST(Seeding, ReSpelledUnitsGiveTheSameRows) {
 }
 
 TEST(Seeding, ReorderedKeysAndAOneValueSweepGiveTheSameRows) {
-  const std::string params = run_csv(std::string(kHeader) +
-                                     "bandwidth = \"100MBps\"\n[params]\nrequests = 7\nreply_size = \"4KiB\"\n"
-                                     "request_size = \"1KiB\"\n");
+  const std::string params =
+      run_csv(std::string(kHeader) +
+              "bandwidth = \"100MBps\"\n[params]\nrequests = 7\nreply_size = \"4KiB\"\n"
+              "request_size = \"1KiB\"\n");
   const std::string sweep = run_csv(std::string(kHeader) +
                                     "bandwidth = \"100MBps\"\n[params]\nrequest_size = \"1KiB\"\n"
                                     "reply_size = \"4KiB\"\n[sweep]\nrequests = [7]\n");
@@ -71,7 +72,8 @@ TEST(Seeding, ASubsetOfTheGridGivesTheSameRows) {
                                "bandwidth = \"100MBps\"\n[sweep]\nrequests = [3, 5, 8]\n"
                                "reply_size = [\"1KiB\", \"64KiB\"]\n";
   const std::string full = run_csv(scenario);
-  const std::string subset = run_csv(scenario, "--set 'sweep.requests=[8]' --set 'sweep.reply_size=[\"64KiB\"]'");
+  const std::string subset =
+      run_csv(scenario, "--set 'sweep.requests=[8]' --set 'sweep.reply_size=[\"64KiB\"]'");
   // Every row of the subset is a row of the full grid, byte for byte: 3 seeds of one point.
   const std::vector<CsvRow> rows = parse_csv(subset);
   ASSERT_EQ(rows.size(), 3u);
@@ -96,8 +98,9 @@ TEST(Seeding, AnotherSeedGivesOtherNumbers) {
 // The three re-spellings of the issue that moved committed results, on the shipped scenarios.
 TEST(Seeding, ADefaultWrittenOutMovesNoPrefetchCount) {
   const std::string narrow = "--seeds 2 --set 'sweep.prefetch_depth=[0,1,500]'";
-  EXPECT_EQ(run_shipped_csv("prefetch/jgit-clone", narrow),
-            run_shipped_csv("prefetch/jgit-clone", narrow + " --set 'params.server_cpu_per_class=\"0.05ms\"'"));
+  EXPECT_EQ(
+      run_shipped_csv("prefetch/jgit-clone", narrow),
+      run_shipped_csv("prefetch/jgit-clone", narrow + " --set 'params.server_cpu_per_class=\"0.05ms\"'"));
 }
 
 TEST(Seeding, ATransferSizeInBytesMovesNoPipeThroughput) {
@@ -133,7 +136,8 @@ void register_probe(const std::string& name, bool with_extra) {
   study.name = name;
   study.description = "seeding test probe";
   study.params = probe_knobs(with_extra).specs();
-  study.metrics = {{"first", "the first draw of stream probe.a"}, {"sum", "the sum of the draws"},
+  study.metrics = {{"first", "the first draw of stream probe.a"},
+                   {"sum", "the sum of the draws"},
                    {"other", "the first draw of stream probe.b"}};
   study.run_sim = [with_extra](const RunContext& context) -> Result<Metrics> {
     const ProbeOptions options = probe_knobs(with_extra).options(context.params);
@@ -149,7 +153,8 @@ void register_probe(const std::string& name, bool with_extra) {
 std::vector<Metrics> probe_runs(const std::string& study, const std::string& sweep) {
   auto scenario = load_scenario_text("[scenario]\nname = \"p\"\nstudy = \"" + study +
                                          "\"\nseeds = 3\n[network]\nlatency = \"constant(1ms)\"\n"
-                                         "bandwidth = \"1MBps\"\n[sweep]\n" + sweep + "\n",
+                                         "bandwidth = \"1MBps\"\n[sweep]\n" +
+                                         sweep + "\n",
                                      "probe.toml", ".", {});
   EXPECT_TRUE(scenario.ok()) << scenario.status().message();
   std::vector<Metrics> out;

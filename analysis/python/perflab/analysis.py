@@ -12,7 +12,7 @@ import _perflab
 def result_columns(columns) -> tuple:
     """(parameter columns, metric columns) of a results CSV's header, a <name>.csv (those before "seed", and
     those after it but "error") or a <name>.summary.csv (those before "runs", and each METRIC of METRIC_mean):
-    the C++ split the results reader uses (result_columns, sim/outputs.h). ValueError for any other header."""
+    the C++ split the results reader uses (result_columns, sim/runner/run_outputs.h). ValueError for any other header."""
     split = _perflab.result_columns([str(c) for c in columns])
     return split["params"], split["metrics"]
 

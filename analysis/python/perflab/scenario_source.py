@@ -40,7 +40,7 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     for name in cases or []:
         if not isinstance(name, str):
             raise ValueError(f"cases: {name!r} is not a case name, expected a list of [[case]] names")
-        sets.append(f"case={name}")  # the loader's --case NAME (sim/scenario.h kCaseKey)
+        sets.append(f"case={name}")  # the loader's --case NAME (sim/scenario/scenario.h kCaseKey)
     if isinstance(scenario, dict):
         return ScenarioSource(text=dict_to_toml(scenario), dir=os.getcwd(), sets=tuple(sets))
     if isinstance(scenario, (str, os.PathLike)):

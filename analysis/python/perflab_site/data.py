@@ -143,7 +143,7 @@ def description(study: str) -> str:
 
 def units(study: str) -> dict:
     """column -> unit ("bytes", "bytes/s", "s", "MiB/s", ...) of every parameter and metric of `study` that
-    has one, from the study's bindings (perflab.describe: sim/knobs.h and sim/metrics.h)."""
+    has one, from the study's bindings (perflab.describe: sim/study/knobs.h and sim/study/metrics.h)."""
     import perflab  # the C++ extension: imported only to build the site
 
     info = perflab.describe(study)

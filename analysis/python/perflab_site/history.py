@@ -1,4 +1,4 @@
-"""`perflab history`'s Python half (sim/history_command.cpp runs analysis/python/history.py):
+"""`perflab history`'s Python half (sim/cli/history_command.cpp runs analysis/python/history.py):
 
 - figures(): each study's headline figure at every commit that changed the summary its headline reads
   (page.py's HEADLINE), computed by the same headline() the front page uses (pages.study_headline) on

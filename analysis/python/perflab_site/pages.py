@@ -430,7 +430,7 @@ def ran_cell(values: dict) -> str:
 
 def machine_state(meta: dict) -> str:
     """Quiet or loaded, from the load average and probe loop a micro-engine run records before and after
-    its repetitions (sim/machine_load.h): loaded when more tasks were runnable than the host has cores."""
+    its repetitions (sim/engines/machine_load.h): loaded when more tasks were runnable than the host has cores."""
     if "load_before" not in meta:
         return "machine load not recorded"
     cores = re.search(r"(\d+) cores", meta.get("host", ""))

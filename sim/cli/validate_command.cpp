@@ -1,0 +1,535 @@
+// perflab validate: each study's committed validation scenario (scenarios/<study>/validate.toml) in the sim
+// engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
+// far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another, one
+// run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
+// [validate] table are set on the sim side only, and printed. A study whose check replays each real run
+// into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
+// Everything it can check without running (the studies named, --out, every run's [validate] table, its
+// ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
+// first run, and then the time the committed runs of the same scenarios took is stated. With more than one
+// run (no argument: every study with a validate.toml) it ends with one summary table.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/gate/calibration_record.h"
+#include "sim/scenario/calibration_scenario.h"
+#include "sim/cli/commands.h"
+#include "sim/runner/run_outputs.h"
+#include "sim/gate/provenance.h"
+#include "sim/gate/validation.h"
+#include "sim/report/validation_report.h"
+#include "sim/stats/stats.h"
+#include "sim/text/value_format.h"
+
+namespace perflab {
+namespace fs = std::filesystem;
+namespace {
+
+std::optional<fs::path> validation_file(const std::string& study) {
+  fs::path file = scenarios_dir() / study / "validate.toml";
+  std::error_code ec;
+  return fs::is_regular_file(file, ec) ? std::optional<fs::path>(file) : std::nullopt;
+}
+
+// Per point of `table`: the mean of `metric` over its successful seeds (NaN when none succeeded).
+std::vector<double> point_means(const RunTable& table, const std::string& metric) {
+  std::vector<double> means;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    auto values = table.values(p, metric);
+    means.push_back(values.empty() ? NAN : stats::summarize(values).mean);
+  }
+  return means;
+}
+
+std::string failures(const RunTable& table, const std::string& what) {
+  for (const auto& row : table.rows) {
+    if (row.failed()) {
+      return fmt::format("{} of {} {} runs failed; first: {} seed {}: {}", table.failed(), table.rows.size(),
+                         what, point_label(*table.scenario, row.point), row.seed, row.error);
+    }
+  }
+  return "";
+}
+
+// The real runs' oversleep, when the study reports it.
+std::string oversleep_note(const std::vector<RunTable>& passes) {
+  std::vector<double> means;
+  double worst = 0;
+  for (const auto& pass : passes) {
+    for (const auto& row : pass.rows) {
+      if (!row.ok() || row.metrics.count("oversleep_mean_s") == 0) continue;
+      means.push_back(row.metrics.at("oversleep_mean_s"));
+      worst = std::max(worst, row.metrics.at("oversleep_max_s"));
+    }
+  }
+  if (means.empty()) return "";
+  return fmt::format(
+      "oversleep of the real runs' sleeps: median over runs of the mean {:.0f} µs, worst {:.2f} ms",
+      stats::quantile(means, 0.5) * 1e6, worst * 1e3);
+}
+
+// Whether the real runs got real-time priority, when the study reports it (sim/engines/real/realtime.h).
+std::string realtime_note(const std::vector<RunTable>& passes) {
+  int runs = 0, realtime = 0;
+  for (const auto& pass : passes) {
+    for (const auto& row : pass.rows) {
+      if (!row.ok() || row.metrics.count("realtime") == 0) continue;
+      ++runs;
+      if (row.metrics.at("realtime") > 0) ++realtime;
+    }
+  }
+  if (runs == 0) return "";
+  return fmt::format(
+      "real-time priority (SCHED_FIFO): obtained in {} of {} real runs{}", realtime, runs,
+      realtime < runs ? "; the others ran at normal priority, open to the machine's load" : "");
+}
+
+struct StudyOutcome {
+  StudyOutcome(int status, std::optional<ValidationReport> report = {}, std::string problem = {})
+      : status(status), report(std::move(report)), problem(std::move(problem)) {}
+  int status;
+  std::optional<ValidationReport> report;
+  std::string problem;  // why there is no report, or that runs failed
+};
+
+// The report's skeleton: the scenario's points, no values yet.
+ValidationInput skeleton(const Scenario& scenario, const ValidateSpec& spec,
+                         std::vector<std::string> metrics) {
+  ValidationInput input;
+  input.scenario = scenario.name;
+  input.column_names = scenario.param_columns;
+  input.metrics = std::move(metrics);
+  input.spec = spec;
+  input.points.resize(scenario.grid.size());
+  for (size_t p = 0; p < scenario.grid.size(); ++p) {
+    input.points[p].columns = scenario.grid[p].column_values;
+    input.points[p].labels = scenario.grid[p].column_labels;
+    input.points[p].real.resize(input.metrics.size());
+  }
+  return input;
+}
+
+// Runs `scenario` R times, one pass over the grid after another; nullopt with the exit status if it could
+// not.
+std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int repetitions, int& status) {
+  std::vector<RunTable> passes;
+  for (int r = 0; r < repetitions; ++r) {
+    auto pass = run_scenario(scenario, run_options_for(scenario, 1));
+    if (!pass.ok()) {
+      status = fail_input(pass.status().message());
+      return std::nullopt;
+    }
+    if (pass->interrupted) {
+      status = say_interrupted("validate " + scenario.name, pass->interrupted, ", no report written");
+      return std::nullopt;
+    }
+    passes.push_back(std::move(pass).value());
+  }
+  return passes;
+}
+
+// Sim against real: the sim once, then R real passes, the same seeds.
+StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>& overrides,
+                              const ValidateSpec& spec, ValidationInput& input, std::vector<RunTable>& passes,
+                              bool& failed_runs) {
+  // Each engine gets the overrides of the parameters it uses: a `--set params.X` that only one engine reads
+  // (the dispatcher's sched_fifo, the real engine's; a sim-only cost) goes to that engine's side alone.
+  auto plain = load_scenario(file, {});
+  if (!plain.ok()) return {fail_input(plain.status().message()), {}};
+  const Study& study = *plain->study;
+  auto with = [&](Engine engine, const std::vector<std::pair<std::string, std::string>>& extra) {
+    std::vector<Override> all;
+    for (const Override& o : overrides) {
+      const ParamSpec* param = o.key.rfind("params.", 0) == 0 ? study.find_param(o.key.substr(7)) : nullptr;
+      if (param == nullptr || param->used_by(engine)) all.push_back(o);
+    }
+    all.push_back({"scenario.engine", std::string("\"") + engine_name(engine) + "\""});
+    for (const auto& [key, value] : extra) all.push_back({key, value});
+    return load_scenario(file, all);
+  };
+  auto real = with(Engine::kReal, {});
+  if (!real.ok()) return {fail_input(real.status().message()), {}};
+  auto sim = with(Engine::kSim, spec.calibration);
+  if (!sim.ok()) return {fail_input(sim.status().message()), {}};
+  std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", real->name.c_str(),
+               real->grid.size(), real->seeds, spec.repetitions);
+  auto sim_table = run_scenario(*sim, run_options_for(*sim, 0));
+  if (!sim_table.ok()) return {fail_input(sim_table.status().message()), {}};
+  if (sim_table->interrupted)
+    return {say_interrupted("validate " + sim->name, sim_table->interrupted, ", no report written"), {}};
+  int status = 0;
+  auto real_passes = passes_of(*real, spec.repetitions, status);
+  if (!real_passes) return {status, {}};
+  passes = std::move(*real_passes);
+
+  input = skeleton(*real, spec, spec.metrics);
+  for (size_t m = 0; m < spec.metrics.size(); ++m) {
+    auto sims = point_means(*sim_table, spec.metrics[m]);
+    for (size_t p = 0; p < sims.size(); ++p) input.points[p].sim.push_back(sims[p]);
+    for (const auto& pass : passes) {
+      auto reals = point_means(pass, spec.metrics[m]);
+      for (size_t p = 0; p < reals.size(); ++p) {
+        if (!std::isnan(reals[p])) input.points[p].real[m].push_back(reals[p]);
+      }
+    }
+  }
+  input.notes.push_back(
+      fmt::format("{} seeds per point, the same in both engines; real: median of {} spaced "
+                  "repetitions, its 95% order-statistic interval",
+                  real->seeds, spec.repetitions));
+  for (const auto& [key, value] : spec.calibration) {
+    std::string shown = value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
+                            ? value.substr(1, value.size() - 2)
+                            : value;
+    input.notes.push_back(
+        "calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
+        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+  }
+  if (auto note = failures(*sim_table, "sim"); !note.empty()) {
+    input.notes.push_back(note);
+    failed_runs = true;
+  }
+  return {0, {}};
+}
+
+// Same-run mode: the scenario in its own engine R times; each row holds both the model's value and the
+// real one of the same run (pipe: the kernel's reads and the model's on that run's recorded writes). The
+// calibration is set on the scenario: only the model's side of each run reads it.
+// `calibrated` holds that scenario as long as the passes that point to it.
+StudyOutcome same_run(const fs::path& file, const std::vector<Override>& overrides, const ValidateSpec& spec,
+                      ValidationInput& input, std::vector<RunTable>& passes,
+                      std::optional<Scenario>& calibrated) {
+  std::vector<Override> all = overrides;
+  for (const auto& [key, value] : spec.calibration) all.push_back({key, value});
+  auto loaded = load_scenario(file, all);
+  if (!loaded.ok()) return {fail_input(loaded.status().message()), {}};
+  calibrated = std::move(loaded).value();
+  const Scenario& scenario = *calibrated;
+  std::fprintf(stderr, "validate %s: %zu points, %d passes of the same-run check\n", scenario.name.c_str(),
+               scenario.grid.size(), spec.repetitions);
+  int status = 0;
+  auto runs = passes_of(scenario, spec.repetitions, status);
+  if (!runs) return {status, {}};
+  passes = std::move(*runs);
+  std::vector<std::string> names;
+  for (const auto& pair : spec.pairs) names.push_back(pair.name);
+  input = skeleton(scenario, spec, names);
+  for (size_t m = 0; m < spec.pairs.size(); ++m) {
+    std::vector<std::vector<double>> models(scenario.grid.size());
+    for (const auto& pass : passes) {
+      auto model = point_means(pass, spec.pairs[m].model);
+      auto real = point_means(pass, spec.pairs[m].real);
+      for (size_t p = 0; p < model.size(); ++p) {
+        if (std::isnan(model[p]) || std::isnan(real[p]) || real[p] < 0) continue;
+        models[p].push_back(model[p]);
+        input.points[p].real[m].push_back(real[p]);
+      }
+    }
+    for (size_t p = 0; p < models.size(); ++p)
+      input.points[p].sim.push_back(models[p].empty() ? NAN : stats::quantile(models[p], 0.5));
+  }
+  std::vector<std::string> pairs;
+  for (const auto& pair : spec.pairs)
+    pairs.push_back(pair.name + ": " + pair.model + " against " + pair.real);
+  input.notes.push_back(
+      fmt::format("same run: the model replays each real run ({} engine, {} passes); "
+                  "sim = the model's median over the passes, real = the real median with its "
+                  "95% order-statistic interval; {}",
+                  engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
+  for (const auto& [key, value] : spec.calibration) {
+    input.notes.push_back(
+        "calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
+        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+  }
+  return {0, {}};
+}
+
+// One validation run as planned before anything runs: the study's scenario with the user's overrides (and
+// [quick]'s, and one of its [validate] latencies), loaded and checked.
+struct PlannedRun {
+  std::string label;  // "share at 0.5ms"
+  fs::path file;
+  std::vector<Override> overrides;
+  Scenario scenario;
+};
+
+StudyOutcome validate_run(const PlannedRun& run) {
+  const ValidateSpec& spec = *run.scenario.validate;
+  auto start = std::chrono::steady_clock::now();
+  ValidationInput input;
+  std::optional<Scenario> calibrated;  // same-run mode: the scenario the passes point to
+  std::vector<RunTable> passes;
+  bool failed_runs = false;
+  StudyOutcome ran = spec.pairs.empty()
+                         ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
+                         : same_run(run.file, run.overrides, spec, input, passes, calibrated);
+  if (ran.status != 0) return ran;
+  for (auto note : {oversleep_note(passes), realtime_note(passes)}) {
+    if (!note.empty()) input.notes.push_back(note);
+  }
+  for (const auto& pass : passes) {
+    if (auto note = failures(pass, "real"); !note.empty()) {
+      input.notes.push_back(note);
+      failed_runs = true;
+    }
+  }
+  std::string problem = failed_runs ? "some runs failed (see its notes)" : "";
+  double load[1] = {0};
+  getloadavg(load, 1);
+  input.notes.push_back(fmt::format("wall time {:.0f} s, load average at the end {:.2f} on {} cores",
+                                    seconds_since(start), load[0], std::thread::hardware_concurrency()));
+  auto report = make_validation_report(std::move(input));
+  if (!report.ok()) {
+    std::fprintf(stderr, "perflab: %s\n", report.status().message().c_str());
+    return {kExitFailedRuns, {}, report.status().message()};
+  }
+  int status = report->held() && !failed_runs ? 0 : kExitFailedRuns;
+  return {status, std::move(report).value(), problem};
+}
+
+// "constant(0.5ms)" -> "0.5ms"; any other distribution with its punctuation made file-name safe.
+std::string latency_label(const std::string& latency) {
+  std::string label = latency;
+  if (label.rfind("constant(", 0) == 0 && label.back() == ')') label = label.substr(9, label.size() - 10);
+  for (char& c : label) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
+  }
+  return label;
+}
+
+// The calibration's points lie outside the grid, and its constants come from one place: the committed
+// results/<study>/<calibration scenario>.calibration.toml that `perflab calibrate` writes, or (for a study
+// not yet moved to it) validate.toml's own [validate] calibration table; never both.
+Status use_committed_calibration(Scenario& scenario) {
+  ValidateSpec& spec = *scenario.validate;
+  if (spec.calibration_source.empty()) return Status::OK();
+  auto calibration = load_calibration_scenario(scenario);
+  if (!calibration.ok()) return calibration.status();
+  if (auto outside = calibration_outside(scenario, *calibration); !outside.ok()) return outside;
+  const fs::path committed = calibration_file(results_dir(), scenario.study->name, calibration->name);
+  std::error_code ec;
+  if (!fs::exists(committed, ec)) {
+    if (!spec.calibration.empty() || !scenario.study->calibration) return Status::OK();
+    return Status::Error(scenario.name + ": no committed calibration " + committed.string() +
+                         ", expected the constants `perflab calibrate " + scenario.study->name + "` writes");
+  }
+  if (!spec.calibration.empty()) {
+    return Status::Error(scenario.name +
+                         ": the calibration is typed twice, in [validate] calibration and in " +
+                         committed.string() + "; keep the file (perflab calibrate writes it)");
+  }
+  auto constants = read_calibration(committed);
+  if (!constants.ok()) return constants.status();
+  for (const auto& c : *constants) spec.calibration.emplace_back("params." + c.param, c.toml_value());
+  spec.calibration_source +=
+      " (constants: " + fs::relative(committed, results_dir().parent_path(), ec).string() + ")";
+  return Status::OK();
+}
+
+// A user's own scenario (perflab validate FILE.toml) without a [validate] table: judged on duration_s at the
+// default criteria (docs/validation.md), with its study's own calibration (validate.toml's).
+Status default_validation(Scenario& scenario) {
+  const Study& study = *scenario.study;
+  if (!study.run_real) {
+    return Status::Error(scenario.name + ": study " + study.name +
+                         " has no real engine, so there is nothing to validate its sim against");
+  }
+  for (Engine engine : {Engine::kSim, Engine::kReal}) {
+    const auto& metrics = study.metrics_for(engine);
+    if (std::none_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.name == "duration_s"; })) {
+      return Status::Error(scenario.name + ": no [validate] table, and study " + study.name +
+                           " has no duration_s in both engines to judge by default; add [validate] metrics = "
+                           "[...] (docs/validation.md)");
+    }
+  }
+  ValidateSpec spec;
+  if (auto own = validation_file(study.name)) {
+    auto loaded = load_scenario(*own, {});
+    if (!loaded.ok()) return loaded.status();
+    if (loaded->validate) {
+      spec.calibration = loaded->validate->calibration;
+      spec.calibration_source = loaded->validate->calibration_source;
+    }
+  }
+  scenario.validate = spec;
+  return Status::OK();
+}
+
+// Everything validate can check without running, for one run: the [validate] table, the ratios against the
+// grid as --quick and --set left it (a ratio this grid cannot form is said now, and reported "not judged"),
+// and the calibration's points.
+Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector<Override> overrides,
+                            bool users_file) {
+  auto loaded = load_scenario(file, overrides);
+  if (!loaded.ok()) return loaded.status();
+  Scenario planned = std::move(loaded).value();
+  if (!planned.validate && users_file) {
+    if (auto defaults = default_validation(planned); !defaults.ok()) return defaults;
+  }
+  if (!planned.validate)
+    return Status::Error(file.string() + ": no [validate] table, expected the criteria to judge by");
+  const ValidateSpec& spec = *planned.validate;
+  ValidationInput skeleton_input =
+      skeleton(planned, spec, spec.pairs.empty() ? spec.metrics : std::vector<std::string>{});
+  for (const auto& ratio : spec.ratios) {
+    auto pairs = ratio_pairs(skeleton_input, ratio);
+    if (!pairs.ok()) return Status::Error(file.string() + ": " + pairs.status().message());
+    if (!pairs->not_judged.empty()) {
+      std::fprintf(stderr, "validate %s: ratio %s / %s will be reported not judged: %s\n", label.c_str(),
+                   ratio.numerator.c_str(), ratio.denominator.c_str(), pairs->not_judged.c_str());
+    }
+  }
+  if (auto calibrated = use_committed_calibration(planned); !calibrated.ok()) return calibrated;
+  return PlannedRun{std::move(label), file, std::move(overrides), std::move(planned)};
+}
+
+// The runs of `name`, a study (its scenarios/<study>/validate.toml) or a user's scenario file (FILE.toml):
+// once per latency of its [validate] table (or once, when it names none or the user set network.latency).
+Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
+                                           const std::vector<Override>& sets) {
+  const bool users_file = fs::path(name).extension() == ".toml";
+  std::optional<fs::path> file;
+  if (users_file) {
+    auto found = find_scenario_file(name);
+    if (!found.ok()) return found.status();
+    file = *found;
+  } else {
+    auto study = study_named(name);
+    if (!study.ok()) return study.status();
+    file = validation_file(name);
+  }
+  const std::string study = users_file ? file->stem().string() : name;
+  if (!file) {
+    return Status::Error("study \"" + study + "\" has no validation scenario, expected " +
+                         (scenarios_dir() / study / "validate.toml").string());
+  }
+  auto plain = load_scenario(*file, sets);
+  if (!plain.ok()) return plain.status();
+  std::vector<Override> overrides;
+  if (quick) overrides = plain->quick;
+  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  const bool latency_set =
+      std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
+  std::vector<PlannedRun> runs;
+  if (latency_set || !plain->validate || plain->validate->latencies.empty()) {
+    auto run = plan_run(study, *file, overrides, users_file);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
+    return runs;
+  }
+  for (const auto& latency : plain->validate->latencies) {
+    std::vector<Override> with = overrides;
+    with.push_back({"network.latency", "\"" + latency + "\""});
+    with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
+    auto run = plan_run(study + " at " + latency_label(latency), *file, with, users_file);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
+  }
+  return runs;
+}
+
+// The time the committed run of the same scenario took ("wall time N s" in its report: results/<study>/, or
+// results/validate-quick/ for --quick); nullopt when none is committed.
+std::optional<double> committed_wall_time(const PlannedRun& run, bool quick) {
+  const fs::path folder = results_dir() / (quick ? std::string("validate-quick") : run.scenario.study->name);
+  return stated_wall_time(folder / (run.scenario.name + ".validate.md"));
+}
+
+// Said before the first run: how long the committed runs of the same scenarios took.
+void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool narrowed) {
+  double total = 0;
+  std::vector<std::string> unknown;
+  for (const auto& run : plan) {
+    if (auto seconds = committed_wall_time(run, quick)) {
+      total += *seconds;
+    } else {
+      unknown.push_back(run.label);
+    }
+  }
+  std::vector<std::string> parts;
+  if (unknown.size() < plan.size()) {
+    parts.push_back(fmt::format("the committed runs of the same scenarios took {:.0f} s{}", total,
+                                quick ? " (results/validate-quick/)" : ""));
+  }
+  if (!unknown.empty()) parts.push_back("no committed run of " + join(unknown) + " to state its time from");
+  if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
+  std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
+}
+
+}  // namespace
+
+int cmd_validate(const std::vector<std::string>& studies, bool quick, const std::vector<std::string>& sets,
+                 const std::string& out) {
+  std::vector<Override> overrides;
+  for (const auto& text : sets) {
+    auto o = parse_override(text);
+    if (!o.ok()) return fail_input(o.status().message());
+    if (o->key == "scenario.engine") {
+      return fail_input(
+          "--set scenario.engine: validate runs each point in both engines itself (or, in "
+          "same-run mode, in the engine its validate.toml names); it takes no engine");
+    }
+    overrides.push_back(*o);
+  }
+  std::vector<std::string> chosen = studies;
+  if (chosen.empty()) {
+    for (const Study* study : all_studies()) {
+      if (validation_file(study->name)) chosen.push_back(study->name);
+    }
+  }
+  if (!out.empty()) {
+    if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());
+  }
+  std::vector<PlannedRun> plan;  // every check that needs no run, for every study, before the first run
+  for (const auto& name : chosen) {
+    auto runs = plan_study(name, quick, overrides);
+    if (!runs.ok()) return fail_input(runs.status().message());
+    for (auto& run : *runs) plan.push_back(std::move(run));
+  }
+  print_stated_time(plan, quick, !overrides.empty());
+  int status = 0;
+  std::vector<StudyValidation> summary;
+  for (const auto& run : plan) {
+    StudyOutcome outcome = validate_run(run);
+    if (outcome.status == kExitBadInput || is_interrupted_exit(outcome.status)) return outcome.status;
+    status = std::max(status, outcome.status);
+    if (outcome.report) {
+      std::cout << validation_markdown(*outcome.report) << "\n";
+      std::cout.flush();
+      if (!out.empty()) {
+        fs::path stem = fs::path(out) / outcome.report->input.scenario;
+        for (auto [suffix, text] : {std::pair{".validate.csv", validation_csv(*outcome.report)},
+                                    std::pair{".validate.md", validation_markdown(*outcome.report)}}) {
+          auto written = write_file(stem.string() + suffix, text);
+          if (!written.ok()) return fail_input(written.message());
+        }
+      }
+    }
+    summary.push_back({run.label, std::move(outcome.report), outcome.problem});
+  }
+  if (summary.size() > 1) {
+    std::string text = validation_summary(summary, studies.empty() ? "every study" : join(chosen));
+    std::cout << text;
+    if (!out.empty()) {
+      const Provenance& run = current_provenance();
+      const std::string record =
+          fmt::format("\n- ran {} on {} at commit {}{}\n- `{}`\n", run.date, run.host, run.commit,
+                      run.dirty ? " (with uncommitted changes)" : "", run.command);
+      auto written = write_file((fs::path(out) / "validate-summary.md").string(), text + record);
+      if (!written.ok()) return fail_input(written.message());
+    }
+  }
+  return status;
+}
+
+}  // namespace perflab

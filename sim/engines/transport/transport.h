@@ -1,0 +1,67 @@
+// Transport: what a node of a study's run may do, written once for both engines. A study's driver (its
+// agent, its servers) is a function of a Node; the SimGrid engine runs it on a simulated host
+// (sim_transport.h), the real engine in a process on shaped loopback links (real_transport.h). The driver
+// sees the same calls either way, as a LevelDB component sees only its Env (PosixEnv, or NewMemEnv in
+// tests) and a turmoil host only its send/recv: so the sim charges the bytes the real engine sends, and a
+// change to the driver is made once.
+//
+// A run is a star: the node that run_on_*() starts is the hub (peer 0); each node it spawns is a peer
+// numbered 1, 2, ... in spawn order, and talks to the hub only. A node is single-threaded: one body, one
+// event loop (receive() with a deadline is its only wait besides sleep_until and compute).
+//
+// Messages between two nodes leave in the order they are sent (one connection, as TCP): each waits for the
+// bytes before it to leave, at the [network] bandwidth, then travels the one-way latency drawn from
+// [network]. Its size is its real size: Message::kHeaderBytes plus the payload.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+
+namespace perflab::transport {
+
+using Peer = int;  // 0: the hub; 1, 2, ...: the spawned nodes, in spawn order
+
+struct Message {
+  Peer from = 0;           // on receive: who sent it
+  std::uint32_t kind = 0;  // the study's message kind; kPeerEnded is the transport's own
+  std::uint64_t id = 0;    // the study's: e.g. which request a reply answers
+  std::string payload;     // the real bytes
+
+  static constexpr std::size_t kHeaderBytes = 28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
+  std::size_t wire_bytes() const { return kHeaderBytes + payload.size(); }
+};
+
+// A message of this kind is the transport telling that peer `from` ended; its payload says how.
+inline constexpr std::uint32_t kPeerEnded = 0;
+
+inline constexpr double kForever = std::numeric_limits<double>::infinity();
+
+class Node {
+ public:
+  virtual ~Node() = default;
+
+  // Seconds since the run began (simulated or wall-clock), the same clock on every node of the run.
+  virtual double now() = 0;
+  // Waits until now() >= `deadline`; returns at once if it has passed.
+  virtual void sleep_until(double deadline) = 0;
+  // Spends `seconds` of this node's CPU: the work a model charges (a JVM defining a class).
+  virtual void compute(double seconds) = 0;
+
+  // Sends `payload` to `to`; returns once it is on its way (it does not wait for delivery).
+  virtual Status send(Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) = 0;
+  // Every message due now, from every peer, in arrival order: one batch, as one turn of an event loop
+  // sees everything that arrived at the same instant. Waits until at least one is due or until
+  // `deadline` (then an empty batch). An error when nothing arrives for the engine's idle timeout.
+  virtual Result<std::vector<Message>> receive(double deadline = kForever) = 0;
+
+  // Starts node `name` running `body` on its own Node (the real engine forks a process named `name`);
+  // returns its peer number. Only the hub spawns. A body that fails ends its node with that error.
+  virtual Result<Peer> spawn(const std::string& name, std::function<Status(Node&)> body) = 0;
+};
+
+}  // namespace perflab::transport

@@ -1,0 +1,131 @@
+// See calibration_record.h.
+#include "sim/gate/calibration_record.h"
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "sim/text/markdown.h"
+#include "sim/runner/run_outputs.h"
+#include "sim/runner/run_table.h"
+#include "sim/text/value_format.h"
+
+namespace perflab {
+namespace fs = std::filesystem;
+
+std::string run_label(const RunTable& table, const RunRow& row) {
+  const std::string point = point_label(*table.scenario, row.point);
+  return (point.empty() ? "the point" : point) + ", seed " + std::to_string(row.seed);
+}
+
+fs::path calibration_file(const fs::path& results, const std::string& study, const std::string& scenario) {
+  return results / study / (scenario + ".calibration.toml");
+}
+
+namespace {
+
+// A TOML basic string: quoted, with quotes and backslashes escaped.
+std::string quoted(const std::string& text) {
+  std::ostringstream out;
+  out << toml::value<std::string>(text);
+  return out.str();
+}
+
+}  // namespace
+
+std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario,
+                             const std::string& record) {
+  std::string out =
+      "# perflab calibrate: the constants `perflab validate` sets on the sim side (docs/validation.md).\n";
+  if (!record.empty()) out += "# " + record + "\n";
+  out += "scenario = " + quoted(scenario) + "\n";
+  out += "method = " + quoted(fit.method) + "\n";
+  if (!fit.source.empty()) out += "source = " + quoted(fit.source) + "\n";
+  out += "\n[constants]\n";
+  for (const auto& c : fit.constants)
+    out += fmt::format("{} = {{ value = {}, unit = \"{}\" }}\n", c.param, format_number(c.value), c.unit);
+  return out;
+}
+
+std::string calibration_csv(const CalibrationFit& fit) {
+  std::string out = csv_line({"point", "measured", "fitted", "log_error"});
+  for (const auto& r : fit.residuals) {
+    out +=
+        csv_line({r.point, format_number(r.measured), format_number(r.fitted), format_number(r.log_error())});
+  }
+  return out;
+}
+
+Result<std::vector<CalibratedConstant>> read_calibration(const fs::path& file) {
+  toml::table doc;
+  try {
+    doc = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    return Status::Error(file.string() + ": " + std::string(e.description()));
+  }
+  const auto* constants = doc["constants"].as_table();
+  if (constants == nullptr || constants->empty())
+    return Status::Error(file.string() + ": expected a [constants] table of PARAM = { value, unit }");
+  std::vector<CalibratedConstant> out;
+  for (const auto& [key, node] : *constants) {
+    const auto* entry = node.as_table();
+    std::optional<double> value = entry ? (*entry)["value"].value<double>() : std::nullopt;
+    std::optional<std::string> unit = entry ? (*entry)["unit"].value<std::string>() : std::nullopt;
+    if (!value || !unit) {
+      return Status::Error(file.string() + ": constants." + std::string(key.str()) +
+                           " must be { value = NUMBER, unit = \"UNIT\" } (unit \"\" for a plain number)");
+    }
+    out.push_back({std::string(key.str()), *value, *unit});
+  }
+  return out;
+}
+
+std::string calibration_text(const CalibrationFit& fit,
+                             const std::optional<std::vector<CalibratedConstant>>& before) {
+  std::string out = "method: " + fit.method + "\n";
+  for (const auto& c : fit.constants) {
+    out += "  " + c.param + " = " + format_number(c.value) + (c.unit.empty() ? "" : " " + c.unit);
+    if (before) {
+      for (const auto& old : *before) {
+        if (old.param != c.param) continue;
+        if (old.unit != c.unit) {
+          out += fmt::format(" (committed: {} {})", format_number(old.value), old.unit);
+        } else {
+          out += fmt::format(" (committed {}: moved {:+.1f}%)", format_number(old.value),
+                             100 * (c.value / old.value - 1));
+        }
+      }
+    }
+    out += "\n";
+  }
+  MarkdownTable table({"point used", "measured", "fitted", "ln(measured/fitted)"}, "lrrr");
+  double total = 0, worst = 0;
+  for (const auto& r : fit.residuals) {
+    table.add({r.point, fmt::format("{:.4g}", r.measured), fmt::format("{:.4g}", r.fitted),
+               fmt::format("{:.4f}", r.log_error())});
+    total += std::abs(r.log_error());
+    worst = std::max(worst, std::abs(r.log_error()));
+  }
+  if (!fit.residuals.empty()) {
+    out += table.str();
+    out += fmt::format("residuals over {} points: mean |ln| {:.4f}, max {:.4f}\n", fit.residuals.size(),
+                       total / static_cast<double>(fit.residuals.size()), worst);
+  }
+  return out;
+}
+
+std::optional<double> stated_wall_time(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const std::regex wall(R"(wall time (\d+) s)");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, wall)) return std::stod(match[1]);
+  }
+  return std::nullopt;
+}
+
+}  // namespace perflab

@@ -1,0 +1,48 @@
+// What a study declares of its calibration: the constants `perflab calibrate` fits (what its sim cannot
+// derive: a per-exchange overhead, a cost per locked section), the residuals of the fit, and the hook that
+// fits them on the runs of its calibration scenario (Study::calibration). The files the fit is written to
+// and read back from are sim/gate/calibration_record.h's.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/common/status.h"
+
+namespace perflab {
+
+struct RunTable;
+struct RunRow;
+
+// One fitted constant: a parameter of the study, its value in `unit` (a unit the parameter's knob parses:
+// "ms", "us"; empty for a plain number).
+struct CalibratedConstant {
+  std::string param;
+  double value = 0;
+  std::string unit;
+  std::string toml_value() const;  // "\"0.19ms\"" or "5.9": what [validate] calibration and --set take
+};
+
+// One calibration run: what it measured, what the fitted model gives there.
+struct CalibrationResidual {
+  std::string point;  // "rpc_delay=constant(5ms), prefetch_depth=4, seed 101"
+  double measured = 0, fitted = 0;
+  double log_error() const;  // ln(measured / fitted)
+};
+
+struct CalibrationFit {
+  std::string method;  // named, printed and written: "median over runs of (real - sim) / rpcs"
+  std::vector<CalibratedConstant> constants;
+  std::vector<CalibrationResidual> residuals;
+  std::string source;  // where the constants came from, when not from a run here (a transcribed file)
+};
+
+// A study's fit: from the calibration scenario's real runs and, when `needs_sim`, the sim's runs of the same
+// points and seeds with the constants at their defaults.
+struct CalibrationHook {
+  bool needs_sim = false;
+  std::function<Result<CalibrationFit>(const RunTable& real, const RunTable* sim)> fit;
+};
+
+}  // namespace perflab
