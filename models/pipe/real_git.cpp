@@ -4,27 +4,43 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 namespace perflab::pipe {
 
-Result<std::string> make_repo(const std::filesystem::path& script, const std::filesystem::path& dir,
-                              int size_mib) {
-  if (!std::filesystem::exists(script))
-    return Status::Error(script.string() + ": no repository generator there");
-  std::string command =
-      "'" + script.string() + "' '" + dir.string() + "' " + std::to_string(size_mib) + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), pclose);
-  if (!out) return Status::Error("cannot run " + script.string());
+namespace {
+
+// Runs `command` in a shell; its output (stdout and stderr) without trailing blanks, and its exit status.
+std::pair<std::string, int> command_output(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> out(popen((command + " 2>&1").c_str(), "r"), pclose);
+  if (!out) return {"cannot run: " + command, -1};
   std::string text;
   std::array<char, 256> chunk{};
   while (fgets(chunk.data(), chunk.size(), out.get()) != nullptr) text += chunk.data();
   int status = pclose(out.release());
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return {text, status};
+}
+
+}  // namespace
+
+Result<std::string> make_repo(const std::filesystem::path& script, const std::filesystem::path& dir,
+                              int size_mib) {
+  if (!std::filesystem::exists(script))
+    return Status::Error(script.string() + ": no repository generator there");
+  auto [text, status] =
+      command_output("'" + script.string() + "' '" + dir.string() + "' " + std::to_string(size_mib));
   std::string head = text.substr(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
   if (status != 0 || head.size() != 40) {
     return Status::Error(script.string() + " failed (status " + std::to_string(status) + "): " + text);
   }
   return head;
+}
+
+std::string git_version() {
+  auto [text, status] = command_output("git --version");
+  const std::string prefix = "git version ";
+  return status == 0 && text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : "?";
 }
 
 RealPumpOptions pack_objects_child(const std::filesystem::path& repo) {

@@ -15,6 +15,10 @@ namespace perflab::pipe {
 Result<std::string> make_repo(const std::filesystem::path& script, const std::filesystem::path& dir,
                               int size_mib);
 
+// The version of git on this machine ("2.39.5"), "?" when `git --version` does not say: a real run's .meta
+// records it, since the relay it measures is git's.
+std::string git_version();
+
 RealPumpOptions pack_objects_child(const std::filesystem::path& repo);
 RealPumpOptions upload_pack_child(const std::filesystem::path& repo, const std::string& head);
 

@@ -4,7 +4,6 @@ heatmaps; the relay cost x timer tick that gives the seed's ~2 MB/s; the real Li
 against the kernel on the same runs), which plots its page draws, and how reference.csv (NuProcess #117's
 observations) lines up with our columns."""
 import math
-import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -285,13 +284,12 @@ def linux_sim_report(s) -> str:
 
 
 # --- pipe-linux-real -------------------------------------------------------------------------------------
-def _git_version() -> str:
-    """The version of git on this machine (what the report's relay figures were measured with)."""
-    try:
-        text = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "?"
-    return text[len("git version "):] if text.startswith("git version ") else (text or "?")
+def _git_version(s) -> str:
+    """The version of git the runs used, as their .meta records it (`uses = git 2.39.5`)."""
+    for used in s.meta.get("uses", "").split(";"):
+        if used.strip().startswith("git "):
+            return used.strip()[len("git "):]
+    return "? (not recorded)"
 
 
 def _repetition_rates(s, point, bytes_moved) -> list:
@@ -325,7 +323,7 @@ def linux_real_report(s) -> str:
             payload_sum += first("bytes")  # framing (5 bytes a packet) and the advertisement: under 0.1%
     out = [f"### Real Linux pump (epoll, 64 KiB reads) on real git, MiB/s (median)\n\n{pumps}"]
     if packets_sum > 0:
-        out.append(f"\nupload-pack's relay on Linux (git {_git_version()}): {1e3 * cpu_sum / packets_sum:.1f} us of CPU "
+        out.append(f"\nupload-pack's relay on Linux (git {_git_version(s)}): {1e3 * cpu_sum / packets_sum:.1f} us of CPU "
                    f"per band-1 packet of {payload_sum / packets_sum:.0f} bytes on average, start-up included, i.e. "
                    f"{1e3 * cpu_sum / payload_sum * 8192:.1f} us per 8 KiB relayed: the lower bound for Git for "
                    "Windows' 8 KiB relay, which makes 16 Win32 calls per packet where Linux makes 4 system calls "

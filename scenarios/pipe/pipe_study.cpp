@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/pipe/real_git.h"
+
 namespace perflab::pipe_study {
 
 const Knobs<PipeOptions>& knobs() {
@@ -250,6 +252,10 @@ Study pipe_study() {
   study.prepare = prepare;
   study.prepare_reads = {"writer", "trace", "trace_speed"};
   study.calibration = calibration_fit();
+  study.uses = [](Engine engine) {  // the micro engine runs real git children (linux-real.toml)
+    return engine == Engine::kMicro ? std::vector<std::string>{"git " + pipe::git_version()}
+                                    : std::vector<std::string>{};
+  };
   return study;
 }
 

@@ -16,8 +16,8 @@
 #include "sim/cli/commands.h"
 #include "sim/runner/dask_runner.h"
 #include "sim/runner/journal.h"
-#include "sim/runner/run_outputs.h"
 #include "sim/runner/row_codec.h"
+#include "sim/runner/run_outputs.h"
 #include "sim/runner/shard.h"
 #include "sim/scenario/source_tree.h"
 
@@ -66,9 +66,7 @@ Result<TaskSelection> parse_tasks(const std::string& text) {
 Status check_writable(const fs::path& path, bool folder, const std::string& flag) {
   std::error_code ec;
   fs::path absolute = fs::absolute(path, ec);
-  auto bad = [&](const std::string& why) {
-    return Status::Error(flag + " " + path.string() + ": " + why);
-  };
+  auto bad = [&](const std::string& why) { return Status::Error(flag + " " + path.string() + ": " + why); };
   if (fs::exists(absolute, ec)) {
     if (folder && !fs::is_directory(absolute, ec)) return bad("is a file, expected a folder");
     if (!folder && fs::is_directory(absolute, ec)) return bad("is a folder, expected a file name");
@@ -76,7 +74,8 @@ Status check_writable(const fs::path& path, bool folder, const std::string& flag
     return Status::OK();
   }
   fs::path above = absolute.parent_path();
-  while (!above.empty() && !fs::exists(above, ec) && above != above.parent_path()) above = above.parent_path();
+  while (!above.empty() && !fs::exists(above, ec) && above != above.parent_path())
+    above = above.parent_path();
   if (!fs::is_directory(above, ec)) return bad(above.string() + " is not a folder");
   if (access(above.c_str(), W_OK | X_OK) != 0)
     return bad("cannot be created in " + above.string() + ": " + strerror(errno));
@@ -128,7 +127,8 @@ ReproducedScenario run_record(const Scenario& scenario, const RunTable& table, d
           table.interrupted != 0,
           wall_s,
           std::nullopt,
-          std::nullopt};
+          std::nullopt,
+          scenario.study->uses ? scenario.study->uses(scenario.engine) : std::vector<std::string>{}};
 }
 
 // The runner's options for a scenario: `jobs` runs at a time (0: a run per core for the sim engine, one at
@@ -139,10 +139,11 @@ RunOptions run_options_for(const Scenario& scenario, int jobs) {
   int cores = default_jobs();
   if (options.jobs > cores) {
     int capped = std::min(options.jobs, kJobsPerCore * cores);
-    std::fprintf(stderr,
-                 "perflab: warning: --jobs %d is more than the %d cores: runs beyond them only wait for the CPU "
-                 "(and a micro-engine timing shares it); running %d at a time (at most %d per core)\n",
-                 options.jobs, cores, capped, kJobsPerCore);
+    std::fprintf(
+        stderr,
+        "perflab: warning: --jobs %d is more than the %d cores: runs beyond them only wait for the CPU "
+        "(and a micro-engine timing shares it); running %d at a time (at most %d per core)\n",
+        options.jobs, cores, capped, kJobsPerCore);
     options.jobs = capped;
   }
   options.progress = isatty(STDERR_FILENO) != 0;

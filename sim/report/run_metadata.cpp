@@ -5,8 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/text/markdown.h"
 #include "sim/gate/provenance.h"
+#include "sim/text/markdown.h"
+#include "sim/text/value_format.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -23,10 +24,13 @@ Status write_run_metadata(const fs::path& study_dir, const ReproducedScenario& r
       << "\nruns = " << run.runs << "\nplanned_runs = " << run.planned_runs
       << "\nwall_s = " << fmt::format("{:.1f}", run.wall_s) << "\n";
   if (run.interrupted) out << "interrupted = " << interrupted_text(run.runs, run.planned_runs) << "\n";
-  for (const auto& [when, load] : {std::pair{"before", run.load_before}, std::pair{"after", run.load_after}}) {
+  for (const auto& [when, load] :
+       {std::pair{"before", run.load_before}, std::pair{"after", run.load_after}}) {
     if (!load) continue;
-    out << fmt::format("load_{} = {:.2f}\nprobe_{}_ms = {:.1f}\n", when, load->load_average, when, load->probe_ms);
+    out << fmt::format("load_{} = {:.2f}\nprobe_{}_ms = {:.1f}\n", when, load->load_average, when,
+                       load->probe_ms);
   }
+  if (!run.uses.empty()) out << "uses = " << join(run.uses, "; ") << "\n";
   for (const auto& [key, value] : current_provenance().fields()) out << key << " = " << value << "\n";
   return out ? Status::OK() : Status::Error(file.string() + ": cannot write");
 }

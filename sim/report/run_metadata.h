@@ -21,11 +21,12 @@ struct ReproducedScenario {
   std::string description;
   std::string engine;
   int seeds = 1;
-  size_t runs = 0;          // runs that ended (ok or failed)
-  size_t planned_runs = 0;  // runs of the grid (of the shard) this run was to make
+  size_t runs = 0;           // runs that ended (ok or failed)
+  size_t planned_runs = 0;   // runs of the grid (of the shard) this run was to make
   bool interrupted = false;  // Ctrl-C: the .meta says "interrupted: runs of planned_runs runs"
   double wall_s = 0;
   std::optional<MachineLoad> load_before, load_after;  // micro engine: around the timed repetitions
+  std::vector<std::string> uses;  // the real programs the runs executed, with versions (Study::uses)
 };
 
 // "139 of 1000 runs": what an interrupted run's .meta and summaries say (after "interrupted: ").

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "models/common/status.h"
+#include "sim/sampling/distribution.h"
 #include "sim/study/calibration_hook.h"
 #include "sim/study/params.h"
-#include "sim/sampling/distribution.h"
 #include "sim/study/seeding.h"
 
 namespace perflab {
@@ -67,7 +67,8 @@ struct RunContext {
   const NetworkSpec& network;
   uint64_t seed;       // the run's seed: the scenario's seed + the replication (sim/study/seeding.h)
   Timeline* timeline;  // nullptr unless --timeline was given
-  // The run's generator for one named random source (sim/study/seeding.h): the same numbers at every grid point.
+  // The run's generator for one named random source (sim/study/seeding.h): the same numbers at every grid
+  // point.
   Rng rng(std::string_view stream) const { return stream_rng(seed, stream); }
 };
 
@@ -123,9 +124,12 @@ struct Study {
   // Engines: a study provides one or both.
   std::function<Result<Metrics>(const RunContext&)> run_sim;
   std::function<Result<MicroWorkload>(const Params&, const PointInputs&)> setup_micro;
-  // The real engine: the same model objects as run_sim, in real processes and real time (sim/engines/real/). Gets
-  // the same RunContext, so the same seeds and draws.
+  // The real engine: the same model objects as run_sim, in real processes and real time (sim/engines/real/).
+  // Gets the same RunContext, so the same seeds and draws.
   std::function<Result<Metrics>(const RunContext&)> run_real;
+  // The real programs a run on `engine` executes, each with its version ("git 2.39.5"), written to the
+  // run's .meta as `uses = …` since what it measured depends on them (optional).
+  std::function<std::vector<std::string>(Engine)> uses;
   // The claims `perflab check` verifies on a fresh run of a headline scenario (optional).
   std::function<std::vector<Claim>(const RunTable&)> claims;
   // `perflab calibrate`'s fit of the constants validate.toml's calibration_scenario measures (optional;

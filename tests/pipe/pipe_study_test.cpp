@@ -52,6 +52,30 @@ TEST(PipeStudy, TraceWriterReplaysTheCommittedCapture) {
   EXPECT_NE(r.out.find("throughput_mib_s"), std::string::npos);
 }
 
+// A run of real git children records which git ran (`uses = git 2.39.5` in its .meta), so a report of its
+// relay cost names the git that was measured, not the one on the machine drawing the page; a sim run,
+// which runs no program, records none.
+TEST(PipeStudy, TheRealRunsMetaNamesTheGitItRan) {
+  TempDir dir;
+  const std::string real = std::string(PERFLAB_SCENARIOS) + "/pipe/linux-real.toml";
+  CliResult r = run_perflab("run " + real +
+                            " --set params.repo_mib=1 --set 'sweep.real_child=[\"pack-objects\"]' "
+                            "--set 'sweep.pipe_buffer=[\"64KiB\"]' --set scenario.repetitions=1 --out " +
+                            dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string meta = read_file(dir / "pipe-linux-real.meta");
+  auto at = meta.find("\nuses = git ");
+  ASSERT_NE(at, std::string::npos) << meta;
+  EXPECT_NE(meta[at + std::string("\nuses = git ").size()], '?') << meta;
+
+  TempDir sim;
+  ASSERT_EQ(run_perflab("run " + kScenario + " --seeds 1 --set 'params.transfer_bytes=\"1MiB\"' --out " +
+                        sim.path().string())
+                .status,
+            0);
+  EXPECT_EQ(read_file(sim / "pipe-git-clone.meta").find("uses ="), std::string::npos);
+}
+
 // `perflab validate` in same-run mode sets the committed calibration (results/pipe/<calibration
 // scenario>.calibration.toml) on the scenario it runs, so each replay uses the calibrated reader cost, and
 // pairs reads and time: a tiny pipe study (1 MiB repository, pack-objects, one pipe size, 5 passes).
