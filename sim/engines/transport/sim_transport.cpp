@@ -19,14 +19,46 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 
-// A message's delivery is an actor of its own (it waits for the bytes before it, then travels): a few
-// calls deep, so it takes a small stack instead of SimGrid's default 8 MiB, whose mapping and unmapping
-// per message cost more than the simulation itself.
-constexpr unsigned kMessageStackBytes = 64 * 1024;
+// Delivery. A message waits for the bytes sent before it on its direction to leave, then travels as a
+// SimGrid communication, then lands in the receiver's inbox. A courier (a small SimGrid actor on the
+// sender's host) does that for one message at a time; when it is done it waits in its direction's pool for
+// the next one, instead of an actor being created and torn down per message (whose stack mapping and
+// unmapping cost more than the simulation itself: tests/perf/README.md).
+//
+// Reusing a courier must not move any event. A courier makes, for every message, exactly the calls into
+// SimGrid that an actor created for that message made (the sender's two, then daemonize, the wait, the
+// communication, the delivery), in the same scheduling round, so every actor runs in the same order at
+// every instant, every latency is drawn in the same order and every clock value is the same (every
+// committed CSV came out byte for byte the same: tests/perf/README.md). tests/sim/sim_transport_test.cpp
+// checks the delivery times and the reuse.
+constexpr unsigned kCourierStackBytes = 64 * 1024;  // a few calls deep: not SimGrid's default 8 MiB
 
 class SimNode;
 
-// What the nodes of one run share: the world, every node by peer number, and each direction's queue.
+// One message on its way: what its courier needs.
+struct Parcel {
+  Message message;
+  double bytes = 0;  // on the wire: header and payload
+  double start = 0;  // when its first byte leaves (after the bytes before it on its direction)
+  SimNode* receiver = nullptr;
+};
+
+struct Courier {
+  s4u::ActorPtr actor;
+  s4u::SemaphorePtr handed = s4u::Semaphore::create(0);  // released when it is handed a parcel
+  std::optional<Parcel> parcel;
+  bool busy = true;     // from being handed a parcel until it is back in its pool
+  bool retire = false;  // someone waits for it to end (a node's end, after its last message): it ends
+};
+
+// One direction (from, to): one connection.
+struct Direction {
+  double leaves_at = 0;        // when the last byte of the last message sent leaves
+  std::vector<Courier*> idle;  // couriers waiting for a parcel
+  Courier* last = nullptr;     // the courier of the last message sent
+};
+
+// What the nodes of one run share: the world, every node by peer number, and each direction.
 struct SimRun {
   SimRun(const RunContext& context, const std::vector<std::string>& host_names)
       : world(context, host_names), names(host_names), bandwidth(context.network.bandwidth) {}
@@ -35,9 +67,8 @@ struct SimRun {
   std::vector<std::string> names;
   double bandwidth;                             // bytes/s; 0: no bandwidth limit
   std::vector<std::unique_ptr<SimNode>> nodes;  // by peer number
-  // Per direction (from, to): when the last byte of the last message leaves, and the actor delivering it.
-  std::map<std::pair<Peer, Peer>, double> leaves_at;
-  std::map<std::pair<Peer, Peer>, s4u::ActorPtr> last_delivery;
+  std::map<std::pair<Peer, Peer>, Direction> directions;
+  std::vector<std::unique_ptr<Courier>> couriers;
 };
 
 class SimNode : public Node {
@@ -60,31 +91,29 @@ class SimNode : public Node {
     if (to < 0 || to >= static_cast<Peer>(run_.nodes.size()) || to == self_ || (self_ != 0 && to != 0)) {
       return Status::Error(name_ + " has no peer " + std::to_string(to));
     }
-    auto message = std::make_shared<Message>(Message{self_, kind, id, std::move(payload)});
-    const double bytes = static_cast<double>(message->wire_bytes());
+    Parcel parcel{Message{self_, kind, id, std::move(payload)}, 0, 0,
+                  run_.nodes[static_cast<size_t>(to)].get()};
+    parcel.bytes = static_cast<double>(parcel.message.wire_bytes());
     // One connection per direction: this message's bytes leave after the ones sent before it.
-    double& leaves_at = run_.leaves_at[{self_, to}];
-    const double start = std::max(now(), leaves_at);
-    leaves_at = start + (run_.bandwidth > 0 ? bytes / run_.bandwidth : 0.0);
-    SimNode* receiver = run_.nodes[static_cast<size_t>(to)].get();
-    s4u::Host* from = host_;
-    Timeline* timeline = run_.world.timeline();
-    const std::string track = name_;
-    run_.last_delivery[{self_, to}] =
-        s4u::Actor::init("message", host_)
-            ->set_stacksize(kMessageStackBytes)
-            ->start([message, bytes, start, from, receiver, timeline, track] {
-              s4u::Actor::self()->daemonize();
-              const double wait = start - SimGridWorld::now();
-              if (wait > 0) s4u::this_actor::sleep_for(wait);
-              s4u::Comm::sendto(from, receiver->host_, static_cast<std::uint64_t>(bytes));
-              if (timeline != nullptr) {
-                timeline->span(
-                    track, "message kind " + std::to_string(message->kind), start, SimGridWorld::now(),
-                    std::to_string(static_cast<std::uint64_t>(bytes)) + " B to " + receiver->name_);
-              }
-              receiver->deliver(std::move(*message));
-            });
+    Direction& direction = run_.directions[{self_, to}];
+    parcel.start = std::max(now(), direction.leaves_at);
+    direction.leaves_at = parcel.start + (run_.bandwidth > 0 ? parcel.bytes / run_.bandwidth : 0.0);
+    if (direction.idle.empty()) {
+      Courier* courier = run_.couriers.emplace_back(std::make_unique<Courier>()).get();
+      courier->parcel = std::move(parcel);
+      courier->actor = s4u::Actor::init("message", host_)
+                           ->set_stacksize(kCourierStackBytes)
+                           ->start([this, courier, &direction] { courier_loop(*courier, direction); });
+      direction.last = courier;
+    } else {
+      Courier* courier = direction.idle.back();
+      direction.idle.pop_back();
+      courier->parcel = std::move(parcel);
+      courier->busy = true;
+      s4u::this_actor::yield();    // the call Actor::init made for a new actor...
+      courier->handed->release();  // ...and Actor::start's: the courier runs next, where a new one would
+      direction.last = courier;
+    }
     return Status::OK();
   }
 
@@ -121,11 +150,46 @@ class SimNode : public Node {
       s4u::Actor::self()->daemonize();  // it ends with the hub
       Status ended = body(*node);
       // The hub learns of the end after the messages the node sent before it, as a socket's close.
-      if (auto last = run->last_delivery[{peer, 0}]) last->join();
+      if (Courier* last = run->directions[{peer, 0}].last) {
+        if (last->busy) {
+          last->retire = true;  // it ends after delivering, and the join returns then
+          last->actor->join();
+        } else {
+          s4u::this_actor::yield();  // the call a join on a courier that had already ended made
+        }
+      }
       run->nodes[0]->deliver(
           Message{peer, kPeerEnded, 0, ended.ok() ? node->name_ + " ended" : ended.message()});
     });
     return peer;
+  }
+
+  // A courier's life: carry the parcel it was handed, then wait in its direction's pool for the next.
+  void courier_loop(Courier& courier, Direction& direction) {
+    for (;;) {
+      // Daemonize: it ends with the hub. Once a courier is a daemon this changes nothing, but it is the
+      // call a new actor made first, so a reused courier keeps the same rounds.
+      s4u::Actor::self()->daemonize();
+      carry(*courier.parcel);
+      courier.parcel.reset();
+      courier.busy = false;
+      if (courier.retire) return;
+      direction.idle.push_back(&courier);
+      courier.handed->acquire();
+    }
+  }
+
+  // Waits for the parcel's start, sends it over the simulated network and puts it in the receiver's inbox.
+  void carry(Parcel& parcel) {
+    const double wait = parcel.start - SimGridWorld::now();
+    if (wait > 0) s4u::this_actor::sleep_for(wait);
+    s4u::Comm::sendto(host_, parcel.receiver->host_, static_cast<std::uint64_t>(parcel.bytes));
+    if (Timeline* timeline = run_.world.timeline()) {
+      timeline->span(
+          name_, "message kind " + std::to_string(parcel.message.kind), parcel.start, SimGridWorld::now(),
+          std::to_string(static_cast<std::uint64_t>(parcel.bytes)) + " B to " + parcel.receiver->name_);
+    }
+    parcel.receiver->deliver(std::move(parcel.message));
   }
 
   void deliver(Message message) {

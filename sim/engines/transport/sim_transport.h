@@ -2,7 +2,8 @@
 // SimGridWorld (sim/engines/simgrid_world.h), and a message is a SimGrid communication of its real size (header and payload)
 // from the sender's host to the receiver's, waiting first for the bytes sent before it on that direction
 // to leave (one connection, as the real engine's token bucket). Delivered messages wait in the receiver's
-// mailbox until it calls receive().
+// mailbox until it calls receive(). Each direction's messages are carried by a few reused courier actors,
+// one per message in flight, not an actor per message.
 #pragma once
 
 #include <functional>

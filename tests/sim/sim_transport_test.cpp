@@ -1,0 +1,121 @@
+// The SimGrid transport's delivery (sim/engines/transport/sim_transport.cpp), on its own: one direction's
+// messages leave one after another at the bandwidth and arrive one latency later, a node's end reaches the
+// hub after the messages it sent before it, and a run of many messages is carried by a few reused couriers,
+// not an actor per message. Each run is in a forked child: SimGrid allows one engine per process.
+#include <gtest/gtest.h>
+
+#include <simgrid/s4u.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "sim/engines/transport/sim_transport.h"
+#include "tests/sim/in_child.h"
+
+namespace perflab::transport {
+namespace {
+
+using test_support::in_child;
+
+constexpr double kLatency = 0.010;        // s, one way
+constexpr double kBandwidth = 1e6;        // B/s
+constexpr std::size_t kWireBytes = 1000;  // per message: 1 ms at kBandwidth
+const std::string kPayload(kWireBytes - Message::kHeaderBytes, 'x');
+
+NetworkSpec link() {
+  NetworkSpec network;
+  network.latency = Distribution::constant(kLatency, Quantity::kDuration);
+  network.bandwidth = kBandwidth;
+  return network;
+}
+
+// Runs `hub` on hosts "hub" and "peer" in a child; returns what the hub wrote to `out`, or the error.
+std::string run(const std::function<Status(Node&, std::ostringstream&)>& hub) {
+  return in_child([&] {
+    const Params params;
+    const PointInputs inputs;
+    const NetworkSpec network = link();
+    const RunContext context{params, inputs, network, /*seed=*/1, /*timeline=*/nullptr};
+    std::ostringstream out;
+    const Status status =
+        run_on_simgrid(context, {"hub", "peer"}, [&](Node& node) { return hub(node, out); });
+    return status.ok() ? out.str() : "error: " + status.message();
+  });
+}
+
+TEST(SimTransport, ABurstLeavesAtTheBandwidthArrivesALatencyLaterAndTheEndComesAfterIt) {
+  const std::string log = run([](Node& hub, std::ostringstream& out) -> Status {
+    auto peer = hub.spawn("peer", [](Node& node) -> Status {
+      for (std::uint64_t id = 1; id <= 5; ++id) {
+        if (Status s = node.send(0, 1, id, kPayload); !s.ok()) return s;
+      }
+      return Status::OK();  // ends at once: its messages are still on their way
+    });
+    if (!peer.ok()) return peer.status();
+    for (bool ended = false; !ended;) {
+      auto batch = hub.receive();
+      if (!batch.ok()) return batch.status();
+      for (const Message& m : *batch) {
+        // Message i's last byte leaves i ms after the first one's first, and arrives kLatency later.
+        const double expected =
+            static_cast<double>(m.kind == kPeerEnded ? 5 : m.id) * kWireBytes / kBandwidth + kLatency;
+        out << (m.kind == kPeerEnded ? std::string("end") : std::to_string(m.id)) << " "
+            << (std::abs(hub.now() - expected) < 1e-12 ? "on time" : "at " + std::to_string(hub.now()))
+            << "\n";
+        ended = m.kind == kPeerEnded;
+      }
+    }
+    return Status::OK();
+  });
+  EXPECT_EQ(log, "1 on time\n2 on time\n3 on time\n4 on time\n5 on time\nend on time\n");
+}
+
+TEST(SimTransport, ManyMessagesAreCarriedByAFewReusedCouriersNotAnActorEach) {
+  constexpr int kRounds = 200;
+  constexpr int kPerRound = 3;
+  const std::string log = run([](Node& hub, std::ostringstream& out) -> Status {
+    int couriers = 0;
+    simgrid::s4u::Actor::on_creation_cb(
+        [&](simgrid::s4u::Actor& a) { couriers += a.get_name() == "message"; });
+    auto peer = hub.spawn("peer", [](Node& node) -> Status {
+      for (int answered = 0; answered < kRounds * kPerRound;) {
+        auto batch = node.receive();
+        if (!batch.ok()) return batch.status();
+        for (const Message& m : *batch) {
+          if (Status s = node.send(0, 2, m.id, kPayload); !s.ok()) return s;
+          ++answered;
+        }
+      }
+      return Status::OK();
+    });
+    if (!peer.ok()) return peer.status();
+    for (int i = 0; i < kRounds; ++i) {
+      // Three requests at once: three messages in flight on the way out, then three on the way back.
+      for (std::uint64_t k = 0; k < kPerRound; ++k) {
+        if (Status s = hub.send(*peer, 1, k, kPayload); !s.ok()) return s;
+      }
+      for (int answers = 0; answers < kPerRound;) {
+        auto batch = hub.receive();
+        if (!batch.ok()) return batch.status();
+        for (const Message& m : *batch) answers += m.kind == 2;
+      }
+    }
+    out << couriers << " " << hub.now();
+    return Status::OK();
+  });
+  std::istringstream in(log);
+  int couriers = 0;
+  double seconds = 0;
+  ASSERT_TRUE(in >> couriers >> seconds) << log;
+  // 1,200 messages; never more than three in flight in a direction, so a handful of couriers carry them.
+  EXPECT_GE(couriers, 2);
+  EXPECT_LE(couriers, 8);
+  // A round: the third request's bytes leave after 3 ms and arrive 10 ms later; its answer leaves 1 ms
+  // after and arrives 10 ms later: reuse moved no delivery.
+  const double transfer = kWireBytes / kBandwidth;
+  EXPECT_NEAR(seconds, kRounds * (kPerRound * transfer + kLatency + transfer + kLatency), 1e-9);
+}
+
+}  // namespace
+}  // namespace perflab::transport
