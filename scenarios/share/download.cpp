@@ -19,7 +19,9 @@ Result<DownloadResult> run_download(const RunContext& context, const ShareOption
                             static_cast<int>(options.n),
                             options.loop,
                             options.segment_size_guess,
-                            {cpu.seconds_per_op, cpu.seconds_per_byte, cpu.seconds_per_call / kReadTokens},
+                            {cpu.seconds_per_op, cpu.seconds_per_hashed_byte, cpu.seconds_per_decoded_byte,
+                             cpu.seconds_per_call / kReadTokens},
+                            options.dyhb_rtt_resolution_s,
                             options.poll_window_s,
                             context.timeline};
   std::vector<std::string> hosts = {kDownloaderName};

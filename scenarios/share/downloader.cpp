@@ -17,13 +17,15 @@
 // its dead reference later (Foolscap's DeadReferenceError); its share dies (share.py _got_error) and the
 // fetcher goes on with another share, as Tahoe's does; a download that runs out of shares fails.
 //
-// CPU (ChargedCosts; zero on the real engine): every loop() is charged its counted span operations, each
-// decoded segment its bytes, each remote call its Banana tokens (call_cost.h) on the client (serializing
-// the call, parsing the answer) and on its server (parsing, serializing the answer). The reactor computes
-// what it was charged only when it next sends or receives (Reactor::settle): nothing it does in between
-// depends on the clock, so a turn's loop() passes cost one wait, not one each.
+// CPU (ChargedCosts, one table for both engines): every loop() is charged its counted span operations,
+// each decoded segment its bytes (hashed, assembled) and the blocks it rebuilt from parity, each remote call
+// its Banana tokens (call_cost.h) on the client (serializing the call, parsing the answer) and on its server
+// (parsing, serializing the answer). The reactor computes what it was charged only when it next sends or
+// receives (Reactor::settle): nothing it does in between depends on the clock, so a turn's loop() passes cost
+// one wait, not one each.
 #include "scenarios/share/downloader.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -443,8 +445,10 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
     reactor.set_bucket(s, buckets.back().get());
     const auto& server_rtt = (*rtt)[static_cast<size_t>(s)];
     if (!server_rtt) continue;  // no DYHB answer: the server holds no share we use
+    const double rtt_step = setup.dyhb_rtt_resolution_s;
+    const double compared_rtt = rtt_step > 0 ? std::floor(*server_rtt / rtt_step) * rtt_step : *server_rtt;
     shares.push_back(std::make_unique<share::Share>(download_node, s, *buckets.back(), reactor.queue(),
-                                                    setup.loop, *server_rtt));
+                                                    setup.loop, compared_rtt));
     shares.back()->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {
       const double begin = reactor.clock();
       const double satisfy = static_cast<double>(report.satisfaction_ops) * reactor.costs().seconds_per_op;
@@ -464,10 +468,18 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
   }
 
   share::Download download(download_node, in_use, reactor.queue());
-  download.decode_hook = [&reactor](uint64_t bytes) {
+  download.decode_hook = [&reactor, &totals](const share::DecodeWork& work) {
     const double begin = reactor.clock();
-    reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
-    if (Timeline* t = reactor.timeline()) t->span("download", "decode", begin, reactor.clock());
+    const double seconds =
+        static_cast<double>(work.segment_bytes) * reactor.costs().seconds_per_hashed_byte +
+        static_cast<double>(work.multiplied_bytes()) * reactor.costs().seconds_per_decoded_byte;
+    reactor.charge(seconds);
+    totals.decode_cpu_s += seconds;
+    totals.rebuilt_blocks += static_cast<std::uint64_t>(work.rebuilt_blocks);
+    if (Timeline* t = reactor.timeline()) {
+      t->span("download", "decode", begin, reactor.clock(),
+              std::to_string(work.rebuilt_blocks) + " of " + std::to_string(work.k) + " blocks rebuilt");
+    }
   };
   download.on_data = [&delivered](const std::string& data) { delivered.add(data); };
   download.segment_hook = [&](uint64_t segnum, bool started) {
@@ -485,6 +497,7 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
   for (const auto& share : shares) {
     result.shares += share->stats();
     if (!share->is_alive()) ++result.dead_shares;
+    if (share->stats().bytes_read > 0) result.shares_read.push_back(share->shnum());
   }
   if (!failure.empty()) return Status::Error(failure);
   return reactor.collect_reports();

@@ -30,7 +30,7 @@ POINT = ["case", "loop"]
 def sim_durations(decode_ns: float, call_us: float) -> pd.Series:
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([str(ROOT / "build/perflab"), "run", str(SCENARIO), "--seeds", "1", "--out", out,
-                        "--set", 'scenario.engine="sim"', "--set", f"params.decode_ns_per_byte={decode_ns}",
+                        "--set", 'scenario.engine="sim"', "--set", f"params.hash_ns_per_byte={decode_ns}",
                         "--set", f"params.call_cost={call_us}"], check=True, capture_output=True)
         return pd.read_csv(Path(out) / "share-calibrate-real.csv").groupby(POINT).duration_s.mean()
 

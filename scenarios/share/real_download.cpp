@@ -20,6 +20,7 @@ Result<RealDownloadResult> run_real_download(const RunContext& context, const Sh
                             options.loop,
                             options.segment_size_guess,
                             ChargedCosts{},  // nothing is charged: the code runs
+                            options.dyhb_rtt_resolution_s,
                             /*poll_window_s=*/0,
                             context.timeline};
   RealDownloadResult result;

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/common/enum_names.h"
 #include "models/share/fetcher.h"
@@ -40,8 +41,10 @@ struct ShareOptions {
   share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
   CpuCalibration cpu = CpuCalibration::kTahoe19;
   double ns_per_op = -1;
-  double decode_ns_per_byte = -1;
+  double hash_ns_per_byte = -1;    // per byte of each segment: its blocks and itself hashed, assembled
+  double decode_ns_per_byte = -1;  // per byte multiplied in rebuilding a block from parity (DecodeWork)
   double call_cost_us = -1;
+  double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
   double poll_window_s = 0;
   CalibrationWorkload workload = CalibrationWorkload::kLoop;  // micro
@@ -59,11 +62,13 @@ inline const std::vector<std::string> kFileParams = {"file", "file_size", "k", "
 // error if the scenario set another size or the file is empty. Without `file`, nothing changes.
 Status complete_file_size(Params& params);
 
-// Seconds of CPU per counted span operation, per decoded byte and per plain read() call (on each side:
-// client and server), for the point's `cpu` calibration (NOTES.md derives them).
+// Seconds of CPU per counted span operation, per byte of a segment (hashed and assembled), per byte
+// multiplied in rebuilding a block from parity and per plain read() call (on each side: client and server),
+// for the point's `cpu` calibration (NOTES.md derives them).
 struct CpuCosts {
   double seconds_per_op;
-  double seconds_per_byte;
+  double seconds_per_hashed_byte;
+  double seconds_per_decoded_byte;
   double seconds_per_call;
 };
 CpuCosts cpu_costs(const ShareOptions& options);
@@ -72,9 +77,11 @@ CpuCosts cpu_costs(const ShareOptions& options);
 struct Totals {
   double cpu_s = 0;
   double wasted_cpu_s = 0;
-  double call_cpu_s = 0;    // the client's, in remote calls
-  double server_cpu_s = 0;  // all servers', in remote calls
-  uint64_t tokens = 0;      // Banana tokens the client sent and parsed
+  double call_cpu_s = 0;        // the client's, in remote calls
+  double server_cpu_s = 0;      // all servers', in remote calls
+  double decode_cpu_s = 0;      // the client's, hashing and decoding segments
+  uint64_t tokens = 0;          // Banana tokens the client sent and parsed
+  uint64_t rebuilt_blocks = 0;  // blocks decoding rebuilt from parity (DecodeWork), all segments
   double done_at = 0;
 };
 
@@ -85,6 +92,7 @@ struct DownloadResult {
   share::ShareStats shares;
   Totals totals;
   uint64_t dead_shares = 0;
+  std::vector<int> shares_read;  // the share numbers the download read blocks of (which shares DYHB chose)
   std::map<std::string, uint64_t> bytes_sent;
 };
 
