@@ -17,12 +17,12 @@
 // its dead reference later (Foolscap's DeadReferenceError); its share dies (share.py _got_error) and the
 // fetcher goes on with another share, as Tahoe's does; a download that runs out of shares fails.
 //
-// CPU (ChargedCosts, one table for both engines): every loop() is charged its counted span operations,
-// each decoded segment its bytes (hashed, assembled) and the blocks it rebuilt from parity, each remote call
-// its Banana tokens (call_cost.h) on the client (serializing the call, parsing the answer) and on its server
-// (parsing, serializing the answer). The reactor computes what it was charged only when it next sends or
-// receives (Reactor::settle): nothing it does in between depends on the clock, so a turn's loop() passes cost
-// one wait, not one each.
+// CPU (ChargedCosts, one table for both engines: simulated on SimGrid, burnt by the real client): every
+// loop() is charged its counted span operations, each decoded segment its bytes (hashed, assembled) and the
+// blocks it rebuilt from parity, each remote call its Banana tokens (call_cost.h) on the client (serializing
+// the call, parsing the answer) and on its server (parsing, serializing the answer). The reactor computes
+// what it was charged only when it next sends or receives (Reactor::settle): nothing it does in between
+// depends on the clock, so a turn's loop() passes cost one wait, not one each.
 #include "scenarios/share/downloader.h"
 
 #include <cmath>
@@ -395,9 +395,10 @@ Status serve(Node& node, const share::EncodedFile& file, int server, double seco
             tokens +=
                 call_tokens(call.readv, call.spans.size()) + answer_tokens(call.readv, call.spans.size());
           }
+          // The server's CPU, on a host of its own: waited out (ChargedCosts).
           const double seconds = tokens * seconds_per_token;
           report.cpu_s += seconds;
-          if (seconds > 0) node.compute(seconds);
+          if (seconds > 0) node.sleep_until(node.now() + seconds);
           sent = wire.send(0, kAnswers, message.id, encode_answers(answer(file, server, *calls)));
           break;
         }
@@ -415,6 +416,13 @@ Status serve(Node& node, const share::EncodedFile& file, int server, double seco
 
 std::string server_name(int server) {
   return "server-" + std::to_string(server);
+}
+
+ChargedCosts charged_costs(const ShareOptions& options) {
+  const CpuCosts cpu = cpu_costs(options);
+  return {cpu.seconds_per_op, cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
+          cpu.seconds_per_decoded_byte,
+          (cpu.seconds_per_call + options.native_call_cost_us * 1e-6) / kReadTokens};
 }
 
 Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& result) {

@@ -20,13 +20,21 @@ class Timeline;
 
 namespace perflab::share_study {
 
-// The CPU the nodes charge for the work they do: the point's cost table (cpu_costs()).
+// The CPU the nodes charge for the work they do: the point's cost table (cpu_costs()). The client spends
+// it on its loop (simulated CPU, or real CPU burnt: sim/engines/real/deadline_sleeper.h burn_cpu); a server
+// waits it out before it answers, as a host of its own whose CPU nothing else uses (the real engine's
+// servers are processes sharing this machine's cores: burning there would serialise what the sim runs in
+// parallel).
 struct ChargedCosts {
   double seconds_per_op = 0;            // a counted span operation of loop()
   double seconds_per_hashed_byte = 0;   // a byte of a segment (its blocks and itself hashed, assembled)
   double seconds_per_decoded_byte = 0;  // a byte multiplied in rebuilding a block (share::DecodeWork)
   double seconds_per_token = 0;         // a Banana token of a remote call, on each side (call_cost.h)
 };
+
+// The point's table (cpu_costs()) as the nodes charge it, plus, on the sim, the real driver's own CPU
+// (`native_*`: what the real engine spends running this code besides what it burns).
+ChargedCosts charged_costs(const ShareOptions& options);
 
 struct DownloadSetup {
   const share::EncodedFile& file;

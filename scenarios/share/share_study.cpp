@@ -138,6 +138,14 @@ constexpr double kMeasuredCallSeconds = 1270e-6;
 }  // namespace
 
 CpuCosts cpu_costs(const ShareOptions& options) {
+  if (options.cpu == CpuCalibration::kNone) {
+    CpuCosts none{0, 0, 0, 0};
+    if (options.ns_per_op >= 0) none.seconds_per_op = options.ns_per_op * 1e-9;
+    if (options.hash_ns_per_byte >= 0) none.seconds_per_hashed_byte = options.hash_ns_per_byte * 1e-9;
+    if (options.decode_ns_per_byte >= 0) none.seconds_per_decoded_byte = options.decode_ns_per_byte * 1e-9;
+    if (options.call_cost_us >= 0) none.seconds_per_call = options.call_cost_us * 1e-6;
+    return none;
+  }
   const bool tahoe = options.cpu == CpuCalibration::kTahoe19;
   // A cost set (>= 0) in `unit` seconds, else the calibration's.
   const auto cost = [](double set, double unit, double calibrated) {
@@ -192,9 +200,10 @@ const Knobs<ShareOptions>& knobs() {
              "Share.loop() scheduling: eager (before #1268), coalesced (the fix), readv (one batched read "
              "per loop)");
     k.choice("cpu", &O::cpu, kCpuCalibrationNames,
-             "calibration of the CPU costs (span operation, decoded byte, remote call): tahoe-1.9 (from the "
-             "figures of #1268 and #1545) or measured (this C++ model's loop and decode, the real Foolscap's "
-             "calls, on this machine). The real engine spends its own CPU: measured only, costs left at -1");
+             "calibration of the CPU costs (span operation, segment byte, rebuilt byte, remote call): "
+             "tahoe-1.9 (from the figures of #1268 and #1545), measured (this C++ model's loop and decode, "
+             "the real Foolscap's calls, on this machine) or none (nothing charged). The sim charges them; "
+             "the real engine burns the same charges as CPU on its loop beside its own code's");
     k.real("ns_per_op", &O::ns_per_op, "CPU per counted span operation, ns (-1: the cpu calibration's)")
         .at_least(-1);
     k.real("hash_ns_per_byte", &O::hash_ns_per_byte,
@@ -209,6 +218,16 @@ const Knobs<ShareOptions>& knobs() {
            "CPU of one plain read() remote call on each side (client, server), us; other calls in "
            "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
         .at_least(-1);
+    k.real("native_call_cost", &O::native_call_cost_us,
+           "sim: the real driver's own CPU per plain read() on each side, us, charged beside the cpu table "
+           "(its framing, syscalls and wake-ups: a calibration, perflab calibrate share)")
+        .at_least(0)
+        .only(Engine::kSim);
+    k.real("native_ns_per_byte", &O::native_ns_per_byte,
+           "sim: the real driver's own CPU per segment byte, ns, charged beside the cpu table (its "
+           "hashing and copying: a calibration, perflab calibrate share)")
+        .at_least(0)
+        .only(Engine::kSim);
     k.duration("dyhb_rtt_resolution", &O::dyhb_rtt_resolution_s,
                "DYHB round-trip times are compared at this resolution, ties going to the lower share "
                "number (fetcher.py's sort key): the rule both engines share, so they take the same shares "

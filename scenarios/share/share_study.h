@@ -22,9 +22,11 @@
 namespace perflab::share_study {
 
 // Where the CPU costs come from (cpu_costs()).
-enum class CpuCalibration { kTahoe19, kMeasured };
-inline const EnumNames<CpuCalibration> kCpuCalibrationNames{
-    "cpu calibration", {{CpuCalibration::kTahoe19, "tahoe-1.9"}, {CpuCalibration::kMeasured, "measured"}}};
+enum class CpuCalibration { kTahoe19, kMeasured, kNone };
+inline const EnumNames<CpuCalibration> kCpuCalibrationNames{"cpu calibration",
+                                                            {{CpuCalibration::kTahoe19, "tahoe-1.9"},
+                                                             {CpuCalibration::kMeasured, "measured"},
+                                                             {CpuCalibration::kNone, "none"}}};
 
 // What the micro engine times (calibrate.cpp).
 enum class CalibrationWorkload { kLoop, kDecode };
@@ -44,6 +46,8 @@ struct ShareOptions {
   double hash_ns_per_byte = -1;    // per byte of each segment: its blocks and itself hashed, assembled
   double decode_ns_per_byte = -1;  // per byte multiplied in rebuilding a block from parity (DecodeWork)
   double call_cost_us = -1;
+  double native_call_cost_us = 0;  // sim: the real driver's own CPU per plain read() per side (its framing)
+  double native_ns_per_byte = 0;   // sim: the real driver's own CPU per segment byte (hashing, copying)
   double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
   double poll_window_s = 0;
@@ -64,7 +68,8 @@ Status complete_file_size(Params& params);
 
 // Seconds of CPU per counted span operation, per byte of a segment (hashed and assembled), per byte
 // multiplied in rebuilding a block from parity and per plain read() call (on each side: client and server),
-// for the point's `cpu` calibration (NOTES.md derives them).
+// for the point's `cpu` calibration (NOTES.md derives them; "none": all zero). The one table both engines
+// charge: the sim as simulated CPU, the real engine as CPU it burns beside its own code's.
 struct CpuCosts {
   double seconds_per_op;
   double seconds_per_hashed_byte;
@@ -96,9 +101,9 @@ struct DownloadResult {
   std::map<std::string, uint64_t> bytes_sent;
 };
 
-// What a real-engine download measures: the driver's (its charged CPU is zero: the real code spends this
-// machine's own; totals.done_at is the wall-clock duration) and how late the nodes' timers woke
-// (sim/engines/real/).
+// What a real-engine download measures: the driver's (its charged CPU is what the client burnt and the
+// servers waited out, from the same table as the sim's; totals.done_at is the wall-clock duration) and how
+// late the nodes' timers woke (sim/engines/real/).
 struct RealDownloadResult {
   DownloadResult download;
   uint64_t sleeps = 0;

@@ -55,8 +55,8 @@ std::string describe(const DownloadResult& r) {
   return out.str();
 }
 
-// A 1 MiB download, 3 of 10, 128 KiB segments, at the given loop policy: the CPU the sim charges is the
-// measured C++ one with free calls (a few us a turn), the latency a constant 2 ms.
+// A 1 MiB download, 3 of 10, 128 KiB segments, at the given loop policy: the CPU both engines charge is
+// the measured C++ one with free calls (a few us a turn), the latency a constant 2 ms.
 ShareOptions options(share::LoopPolicy loop) {
   ShareOptions o;
   o.file_size = 1024 * 1024;
@@ -64,6 +64,7 @@ ShareOptions options(share::LoopPolicy loop) {
   o.n = 10;
   o.loop = loop;
   o.cpu = CpuCalibration::kMeasured;
+  o.call_cost_us = 0;
   return o;
 }
 
@@ -110,9 +111,7 @@ TEST_P(DownloadParity, BothEnginesRunTheSameLoopsAndCallsAndSendTheSameBytesPerM
   const RunContext context{params, point, network, /*seed=*/1, /*timeline=*/nullptr};
 
   const std::string sim = in_child([&] {
-    ShareOptions free_calls = o;
-    free_calls.call_cost_us = 0;
-    auto r = run_download(context, free_calls);
+    auto r = run_download(context, o);
     return r.ok() ? describe(*r) : "error: " + r.status().message();
   });
   const std::string real = in_child([&] {
@@ -154,6 +153,44 @@ TEST(DownloadShares, BothEnginesChooseTheSameSharesForASeed) {
     parity = parity || shares_read(context, fine, /*real=*/false) != "shares_read 0 1 2";
   }
   EXPECT_TRUE(parity);
+}
+
+// One table of costs, charged through the same hooks on both engines (downloader.h ChargedCosts): the sim
+// as simulated CPU, the real client as CPU it burns, the real servers as time they wait. Every charged
+// total is the same, and the real download lasts at least the CPU its client burnt.
+TEST(DownloadCosts, BothEnginesChargeTheSameTable) {
+  ShareOptions o = options(share::LoopPolicy::kEager);
+  o.cpu = CpuCalibration::kTahoe19;  // Tahoe's per-op and per-byte costs on a real loop
+  o.call_cost_us = 100;              // cheaper calls than Tahoe's 2.2 ms: a short test
+  auto file = encoded_file(o);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const Params params;
+  const PointInputs point(*file);
+  const NetworkSpec network = lan();
+  const RunContext context{params, point, network, /*seed=*/1, /*timeline=*/nullptr};
+  const auto charges = [](const DownloadResult& r) {
+    std::ostringstream out;
+    out.precision(12);
+    out << "loop cpu_s " << r.totals.cpu_s << "\ncall_cpu_s " << r.totals.call_cpu_s << "\ndecode_cpu_s "
+        << r.totals.decode_cpu_s << "\nserver_cpu_s " << r.totals.server_cpu_s << "\ntokens "
+        << r.totals.tokens << "\n";
+    return out.str();
+  };
+  const std::string sim = in_child([&] {
+    auto r = run_download(context, o);
+    return r.ok() ? charges(*r) : "error: " + r.status().message();
+  });
+  const std::string real = in_child([&] {
+    auto r = run_real_download(context, o);
+    if (!r.ok()) return "error: " + r.status().message();
+    const Totals& t = r->download.totals;
+    const double burnt = t.cpu_s + t.call_cpu_s + t.decode_cpu_s;
+    if (!(t.done_at >= burnt)) return "real download of " + std::to_string(t.done_at) + " s, below its CPU";
+    return charges(r->download);
+  });
+  ASSERT_EQ(sim.find("error"), std::string::npos) << sim;
+  EXPECT_EQ(sim, real);
+  EXPECT_EQ(sim.find("cpu_s 0\n"), std::string::npos) << sim;  // every kind of charge was made
 }
 
 INSTANTIATE_TEST_SUITE_P(Loops, DownloadParity,
