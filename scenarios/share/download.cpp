@@ -26,7 +26,8 @@ Result<DownloadResult> run_download(const RunContext& context, const ShareOption
   for (int s = 0; s < setup.servers; ++s) hosts.push_back(server_name(s));
   DownloadResult result;
   Status ran = transport::run_on_simgrid(
-      context, hosts, [&](transport::Node& node) { return run_downloader(node, setup, result); });
+      context, hosts, [&](transport::Node& node) { return run_downloader(node, setup, result); },
+      transport::SimLatency::kPerLink);  // each message the latency the real engine draws for it
   if (!ran.ok()) return ran;
   return result;
 }

@@ -16,8 +16,8 @@ constexpr double kHostSpeed = 1e9;  // flop/s; drivers charge CPU with sleep_for
 
 }  // namespace
 
-SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng, const std::vector<std::string>& host_names,
-                   Timeline* timeline)
+SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng,
+                           const std::vector<std::string>& host_names, Timeline* timeline)
     : engine_(std::make_unique<simgrid::s4u::Engine>("perflab")), timeline_(timeline) {
   // The default LV08 model multiplies latency by ~13 and caps bandwidth by a TCP window: CM02 without the
   // window cap and without cross-traffic makes latency and bandwidth mean what the scenario says.
@@ -51,6 +51,19 @@ SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng, const st
       });
 }
 
+void SimGridWorld::draw_latency(
+    std::function<double(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)> draw) {
+  engine_->get_netzone_root()->get_network_model()->set_lat_factor_cb(
+      [draw = std::move(draw)](double, const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
+                               const std::vector<simgrid::s4u::Link*>& links,
+                               const std::unordered_set<simgrid::s4u::NetZone*>&) {
+        double route_latency = 0;
+        for (const auto* link : links) route_latency += link->get_latency();
+        if (route_latency <= 0) return 1.0;  // same host: no network
+        return draw(from, to) / route_latency;
+      });
+}
+
 simgrid::s4u::Host* SimGridWorld::host(const std::string& name) const {
   for (auto* h : hosts_) {
     if (h->get_name() == name) return h;
@@ -65,7 +78,7 @@ double SimGridWorld::run() {
 }
 
 void SimGridWorld::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
-                        const std::string& what) {
+                            const std::string& what) {
   double start = now();
   simgrid::s4u::Comm::sendto(from, to, static_cast<uint64_t>(bytes));
   record_message(what, start, to->get_name());

@@ -5,6 +5,7 @@
 // One SimGridWorld per process: SimGrid cannot re-create its engine, which is why the runner forks per run.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@ namespace perflab {
 class SimGridWorld {
  public:
   SimGridWorld(const NetworkSpec& network, Rng latency_rng, const std::vector<std::string>& host_names,
-           Timeline* timeline = nullptr);
+               Timeline* timeline = nullptr);
   // The usual way: the run's network, its latency stream and its timeline.
   SimGridWorld(const RunContext& context, const std::vector<std::string>& host_names)
       : SimGridWorld(context.network, context.rng(kNetworkLatencyStream), host_names, context.timeline) {}
@@ -27,6 +28,8 @@ class SimGridWorld {
   SimGridWorld& operator=(const SimGridWorld&) = delete;
 
   simgrid::s4u::Host* host(const std::string& name) const;
+  // Replaces the one latency stream: each message between two hosts travels `draw(from, to)` seconds.
+  void draw_latency(std::function<double(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)> draw);
   Timeline* timeline() const { return timeline_; }
 
   // Runs until every actor has finished; returns the simulated time at the end (seconds).

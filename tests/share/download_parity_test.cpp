@@ -22,6 +22,7 @@
 #include "scenarios/share/share_study.h"
 #include "sim/engines/transport/real_transport.h"
 #include "sim/engines/transport/sim_transport.h"
+#include "sim/sampling/rng.h"
 #include "sim/study/params.h"
 #include "tests/sim/in_child.h"
 
@@ -125,6 +126,95 @@ TEST_P(DownloadParity, BothEnginesRunTheSameLoopsAndCallsAndSendTheSameBytesPerM
   for (const char* kind : {"bytes_sent.dyhb ", "bytes_sent.calls ", "bytes_sent.bye ",
                            "bytes_sent.dyhb_answer ", "bytes_sent.answers "}) {
     EXPECT_NE(sim.find(kind), std::string::npos) << kind << " in\n" << sim;
+  }
+}
+
+// Per-link latency from the same named streams on both engines (transport::latency_stream): a node sends
+// the hub five messages and the hub five to it, each stamped with its send time; every delay is the link
+// direction's next draw, exactly in the sim, within the real engine's wake-up lateness in real.
+std::string link_delays(const RunContext& context, bool real) {
+  constexpr int kMessages = 5;
+  const auto stamped = [](double now) { return std::to_string(now); };
+  return in_child([&] {
+    std::ostringstream out;
+    out.precision(9);
+    const auto hub = [&](transport::Node& node) -> Status {
+      auto peer = node.spawn("server-0", [&](transport::Node& server) -> Status {
+        std::ostringstream delays;  // of the hub's messages, each measured as it arrives
+        delays.precision(9);
+        for (int got = 0; got < kMessages;) {
+          auto batch = server.receive();
+          if (!batch.ok()) return batch.status();
+          for (const auto& m : *batch) delays << server.now() - std::stod(m.payload) << " ", ++got;
+        }
+        server.sleep_until(server.now() + 0.2);  // the hub is waiting by then
+        for (int i = 0; i < kMessages; ++i) {
+          Status sent = server.send(0, 1, static_cast<std::uint64_t>(i), stamped(server.now()));
+          if (!sent.ok()) return sent;
+          server.sleep_until(server.now() + 0.1);
+        }
+        return server.send(0, 2, 0, delays.str());
+      });
+      if (!peer.ok()) return peer.status();
+      for (int i = 0; i < kMessages; ++i) {
+        Status sent = node.send(*peer, 1, static_cast<std::uint64_t>(i), stamped(node.now()));
+        if (!sent.ok()) return sent;
+        node.sleep_until(node.now() + 0.1);
+      }
+      for (bool done = false; !done;) {
+        auto batch = node.receive();
+        if (!batch.ok()) return batch.status();
+        for (const auto& m : *batch) {
+          if (m.kind == 1) out << "up " << node.now() - std::stod(m.payload) << "\n";
+          if (m.kind == 2) out << "down " << m.payload << "\n", done = true;
+        }
+      }
+      return Status::OK();
+    };
+    Status ran = real ? transport::run_on_real(context, "client", hub).status()
+                      : transport::run_on_simgrid(context, {"client", "server-0"}, hub,
+                                                  transport::SimLatency::kPerLink);
+    return ran.ok() ? out.str() : "error: " + ran.message();
+  });
+}
+
+std::vector<double> numbers_after(const std::string& text, const std::string& label) {
+  std::vector<double> values;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(label + " ", 0) != 0) continue;
+    std::istringstream fields(line.substr(label.size() + 1));
+    for (double v; fields >> v;) values.push_back(v);
+  }
+  return values;
+}
+
+TEST(LinkLatency, BothEnginesDrawEachDirectionFromItsNamedStream) {
+  const Params params;
+  const PointInputs point;
+  NetworkSpec network;
+  network.latency = *Distribution::parse("uniform(5ms, 50ms)", Quantity::kDuration, ".");
+  network.bandwidth = 1e9;  // 28-38 B messages: tens of ns
+  const RunContext context{params, point, network, /*seed=*/7, /*timeline=*/nullptr};
+  std::vector<double> up;
+  std::vector<double> down;
+  for (bool to_hub : {true, false}) {
+    Rng rng = context.rng(transport::latency_stream("server-0", to_hub));
+    for (int i = 0; i < 5; ++i) (to_hub ? up : down).push_back(network.latency.sample(rng));
+  }
+  const std::string sim = link_delays(context, /*real=*/false);
+  const std::string real = link_delays(context, /*real=*/true);
+  ASSERT_EQ(sim.find("error"), std::string::npos) << sim;
+  ASSERT_EQ(real.find("error"), std::string::npos) << real;
+  for (const auto& [label, draws] : {std::pair{"up", up}, std::pair{"down", down}}) {
+    const std::vector<double> in_sim = numbers_after(sim, label);
+    const std::vector<double> in_real = numbers_after(real, label);
+    ASSERT_EQ(in_sim.size(), draws.size()) << sim;
+    ASSERT_EQ(in_real.size(), draws.size()) << real;
+    for (size_t i = 0; i < draws.size(); ++i) {
+      EXPECT_NEAR(in_sim[i], draws[i], 1e-6) << label << " message " << i;
+      EXPECT_NEAR(in_real[i], draws[i] + 0.0025, 0.0025) << label << " message " << i << " (late, not early)";
+    }
   }
 }
 

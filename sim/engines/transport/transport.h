@@ -32,7 +32,8 @@ struct Message {
   std::uint64_t id = 0;    // the study's: e.g. which request a reply answers
   std::string payload;     // the real bytes
 
-  static constexpr std::size_t kHeaderBytes = 28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
+  static constexpr std::size_t kHeaderBytes =
+      28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
   std::size_t wire_bytes() const { return kHeaderBytes + payload.size(); }
 };
 
@@ -40,6 +41,14 @@ struct Message {
 inline constexpr std::uint32_t kPeerEnded = 0;
 
 inline constexpr double kForever = std::numeric_limits<double>::infinity();
+
+// The named stream (sim/study/seeding.h) one direction of a spawned node's link draws its messages'
+// latencies from, one draw per message in send order: "transport.latency.server-3.down" (hub to node) and
+// ".up" (node to hub). The real engine always draws so; the SimGrid engine when run with
+// SimLatency::kPerLink (sim_transport.h), so that both engines give the same message the same latency.
+inline std::string latency_stream(const std::string& node, bool to_hub) {
+  return "transport.latency." + node + (to_hub ? ".up" : ".down");
+}
 
 class Node {
  public:
