@@ -245,7 +245,7 @@ class Reactor {
   }
 
   void charge_calls(const char* what, double tokens) {
-    const double seconds = tokens * setup_.costs.seconds_per_token;
+    const double seconds = tokens * (setup_.costs.seconds_per_token + setup_.costs.client_seconds_per_token);
     result_.totals.tokens += static_cast<std::uint64_t>(tokens);
     result_.totals.call_cpu_s += seconds;
     const double start = clock();

@@ -30,6 +30,7 @@ struct ChargedCosts {
   double seconds_per_hashed_byte = 0;   // a byte of a segment (its blocks and itself hashed, assembled)
   double seconds_per_decoded_byte = 0;  // a byte multiplied in rebuilding a block (share::DecodeWork)
   double seconds_per_token = 0;         // a Banana token of a remote call, on each side (call_cost.h)
+  double client_seconds_per_token = 0;  // sim: the real client's own per token (native_call_cost), beside it
 };
 
 // The point's table (cpu_costs()) as the nodes charge it, plus, on the sim, the real driver's own CPU

@@ -218,13 +218,14 @@ const Knobs<ShareOptions>& knobs() {
            "CPU of one plain read() remote call on each side (client, server), us; other calls in "
            "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
         .at_least(-1);
-    k.real("native_call_cost", &O::native_call_cost_us,
-           "sim: the real driver's own CPU per plain read() on each side, us, charged beside the cpu table "
-           "(its framing, syscalls and wake-ups: a calibration, perflab calibrate share)")
+    k.real(
+         "native_call_cost", &O::native_call_cost_us,
+         "sim: the real client's own CPU per plain read() (other calls by their tokens), us, charged "
+         "beside the cpu table (its framing, syscalls and wake-ups: a calibration, perflab calibrate share)")
         .at_least(0)
         .only(Engine::kSim);
     k.real("native_ns_per_byte", &O::native_ns_per_byte,
-           "sim: the real driver's own CPU per segment byte, ns, charged beside the cpu table (its "
+           "sim: the real client's own CPU per segment byte, ns, charged beside the cpu table (its "
            "hashing and copying: a calibration, perflab calibrate share)")
         .at_least(0)
         .only(Engine::kSim);
@@ -317,6 +318,7 @@ Study share_study() {
   bind_sim(study, sim_metrics(),
            [](const RunContext& context) { return run_download(context, knobs().options(context.params)); });
   bind_micro(study, micro_metrics(), setup_calibration);
+  study.calibration = calibration_fit();
   bind_real(study, real_metrics(), [](const RunContext& context) {
     return run_real_download(context, knobs().options(context.params));
   });

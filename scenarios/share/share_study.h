@@ -46,8 +46,8 @@ struct ShareOptions {
   double hash_ns_per_byte = -1;    // per byte of each segment: its blocks and itself hashed, assembled
   double decode_ns_per_byte = -1;  // per byte multiplied in rebuilding a block from parity (DecodeWork)
   double call_cost_us = -1;
-  double native_call_cost_us = 0;  // sim: the real driver's own CPU per plain read() per side (its framing)
-  double native_ns_per_byte = 0;   // sim: the real driver's own CPU per segment byte (hashing, copying)
+  double native_call_cost_us = 0;       // sim: the real client's own CPU per plain read() (framing, syscalls)
+  double native_ns_per_byte = 0;        // sim: the real client's own CPU per segment byte (hashing, copying)
   double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
   double poll_window_s = 0;
@@ -151,5 +151,7 @@ const MetricBindings<RealDownloadResult>& real_metrics();
 Result<DownloadResult> run_download(const RunContext& context, const ShareOptions& options);
 Result<RealDownloadResult> run_real_download(const RunContext& context, const ShareOptions& options);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
+// `perflab calibrate share`: native_call_cost and native_ns_per_byte, fitted apart (calibration_fit.cpp).
+CalibrationHook calibration_fit();
 
 }  // namespace perflab::share_study
