@@ -421,8 +421,8 @@ std::string server_name(int server) {
 ChargedCosts charged_costs(const ShareOptions& options) {
   const CpuCosts cpu = cpu_costs(options);
   return {cpu.seconds_per_op, cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
-          cpu.seconds_per_decoded_byte,
-          (cpu.seconds_per_call + options.native_call_cost_us * 1e-6) / kReadTokens};
+          cpu.seconds_per_decoded_byte, cpu.seconds_per_call / kReadTokens,
+          options.native_call_cost_us * 1e-6 / kReadTokens};
 }
 
 Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& result) {
