@@ -1,8 +1,8 @@
 // perflab validate: each study's committed validation scenario (scenarios/<study>/validate.toml) in the sim
 // engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
-// far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another,
-// one run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of
-// the [validate] table are set on the sim side only, and printed. A study whose check replays each real run
+// far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another, one
+// run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
+// [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 // Everything it can check without running (the studies named, --out, every run's [validate] table, its
 // ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the

@@ -16,8 +16,8 @@ constexpr double kHostSpeed = 1e9;  // flop/s; drivers charge CPU with sleep_for
 
 }  // namespace
 
-SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng,
-                           const std::vector<std::string>& host_names, Timeline* timeline)
+SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng, const std::vector<std::string>& host_names,
+                   Timeline* timeline)
     : engine_(std::make_unique<simgrid::s4u::Engine>("perflab")), timeline_(timeline) {
   // The default LV08 model multiplies latency by ~13 and caps bandwidth by a TCP window: CM02 without the
   // window cap and without cross-traffic makes latency and bandwidth mean what the scenario says.
@@ -78,7 +78,7 @@ double SimGridWorld::run() {
 }
 
 void SimGridWorld::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
-                            const std::string& what) {
+                        const std::string& what) {
   double start = now();
   simgrid::s4u::Comm::sendto(from, to, static_cast<uint64_t>(bytes));
   record_message(what, start, to->get_name());

@@ -20,7 +20,7 @@ namespace perflab {
 class SimGridWorld {
  public:
   SimGridWorld(const NetworkSpec& network, Rng latency_rng, const std::vector<std::string>& host_names,
-               Timeline* timeline = nullptr);
+           Timeline* timeline = nullptr);
   // The usual way: the run's network, its latency stream and its timeline.
   SimGridWorld(const RunContext& context, const std::vector<std::string>& host_names)
       : SimGridWorld(context.network, context.rng(kNetworkLatencyStream), host_names, context.timeline) {}

@@ -1,8 +1,8 @@
 // The real engine's transport (transport.h): the hub is this process, every node it spawns a forked
-// process (sim/engines/real/peer_process.h: it dies with its parent) connected to the hub over a loopback
-// socket (127.0.0.1 only) shaped like [network] (sim/engines/real/shaped_link.h). A node receives through a
-// FrameInbox (every frame due at one instant in one batch), sleeps on absolute deadlines (DeadlineSleeper)
-// and burns real CPU for compute(). Every wait is bounded: a silent peer is an error after an idle timeout.
+// process (sim/engines/real/peer_process.h: it dies with its parent) connected to the hub over a loopback socket
+// (127.0.0.1 only) shaped like [network] (sim/engines/real/shaped_link.h). A node receives through a FrameInbox
+// (every frame due at one instant in one batch), sleeps on absolute deadlines (DeadlineSleeper) and
+// burns real CPU for compute(). Every wait is bounded: a silent peer is an error after an idle timeout.
 //
 // Test hook: PERFLAB_REAL_FAULT="<node>-dies-after=N" makes the spawned node named <node> kill itself
 // (SIGKILL) when it receives its N-th message, so tests can see what a run does when a peer dies.
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "sim/engines/real/deadline_sleeper.h"
-#include "sim/engines/transport/transport.h"
 #include "sim/study/study.h"
+#include "sim/engines/transport/transport.h"
 
 namespace perflab::transport {
 

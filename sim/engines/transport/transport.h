@@ -32,8 +32,7 @@ struct Message {
   std::uint64_t id = 0;    // the study's: e.g. which request a reply answers
   std::string payload;     // the real bytes
 
-  static constexpr std::size_t kHeaderBytes =
-      28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
+  static constexpr std::size_t kHeaderBytes = 28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
   std::size_t wire_bytes() const { return kHeaderBytes + payload.size(); }
 };
 
