@@ -4,6 +4,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -232,6 +233,11 @@ Status ErasureCode::decode_into(const std::map<int, std::string>& blocks, std::s
   segment.assign(block_size * k, '\0');
   for (size_t j = 0; j < k; ++j) {
     char* slice = segment.data() + j * block_size;
+    auto primary = std::find(rows.begin(), rows.end(), static_cast<int>(j));
+    if (primary != rows.end()) {  // as zfec: a primary block given is the slice itself
+      std::memcpy(slice, inputs[static_cast<size_t>(primary - rows.begin())]->data(), block_size);
+      continue;
+    }
     for (size_t r = 0; r < k; ++r) mul_add(slice, inputs[r]->data(), block_size, m[j][r]);
   }
   return Status::OK();

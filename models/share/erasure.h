@@ -1,7 +1,7 @@
 // A systematic Reed-Solomon code over GF(2^8), standing in for zfec: share i < k holds the i-th slice of
 // the (padded) segment, share i >= k a Cauchy-matrix combination of the slices; any k distinct shares
-// decode. Erasure coding is not what the study measures (decoding is charged as CPU per byte by the
-// driver); it is here so that a download from any k shares yields the original bytes.
+// decode. Erasure coding is not what the study measures (decoding is charged by the
+// driver per block rebuilt); it is here so that a download from any k shares yields the original bytes.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,8 @@ class ErasureCode {
   std::vector<std::string> encode(const std::string& segment) const;
   // Block `share` of the segment's encoding, block_size = segment_size / k bytes written to out.
   void encode_block(const char* segment, size_t segment_size, int share, char* out) const;
-  // Any k blocks by share number (all of one length) -> the segment they encode.
+  // Any k blocks by share number (all of one length) -> the segment they encode: a primary block given is
+  // copied, each other slice rebuilt from the k blocks (zfec's fec_decode does the same work).
   Result<std::string> decode(const std::map<int, std::string>& blocks) const;
   // The same into `segment`, its buffer reused: a download decodes one segment after another, and a fresh
   // 128 KiB string each time is fresh pages from the kernel each time.

@@ -77,7 +77,15 @@ void Download::get_segment(uint64_t segnum) {
 void Download::process_blocks(uint64_t segnum, const std::map<int, std::string>& blocks) {
   Status decoded = code_.decode_into(blocks, segment_);
   if (!decoded.ok()) return fetch_failed(decoded.message());
-  if (decode_hook) decode_hook(segment_.size());
+  if (decode_hook) {
+    DecodeWork work{segment_.size(), blocks.begin()->second.size(), k(), 0};
+    int used = 0;
+    for (const auto& [shnum, block] : blocks) {
+      if (used++ == k()) break;  // decode uses the first k
+      if (shnum >= k()) ++work.rebuilt_blocks;
+    }
+    decode_hook(work);
+  }
   const Sizes& sizes = node_.sizes();
   if (segnum + 1 == sizes.num_segments) segment_.resize(sizes.tail_segment_size);
   Status valid = node_.check_segment(segnum, segment_);

@@ -6,7 +6,8 @@
 //             hand them to the download
 //     block activity (COMPLETE, CORRUPT, DEAD, BADSEGNUM): untrack the share, keep a COMPLETE block,
 //             eventually(loop)                                               (fetcher.py:232-268)
-//   Download: one segment at a time; k blocks are decoded (decode_hook charges the CPU), the segment is
+//   Download: one segment at a time; k blocks are decoded (decode_hook charges the CPU: the segment's bytes
+//     and the blocks rebuilt from parity, as zfec passes primary blocks through), the segment is
 //     checked against the ciphertext hash tree, delivered on the next turn, and the next segment's
 //     fetcher starts on the turn after (notify -> fetcher loop -> deliver -> next get_segment).
 //     Delivered bytes are not kept: they go to `on_data`. Like Tahoe's, the download hashes no whole file
@@ -47,6 +48,19 @@ class SegmentFetcher {
   bool running_ = true;
 };
 
+// What decoding one segment did (Download::decode_hook): zfec's decode passes each primary block it was
+// given through and rebuilds each missing one from the k blocks (fec.c fec_decode: one addmul of a block
+// per input for every row whose share is not primary), so its work is per rebuilt block, not per byte.
+struct DecodeWork {
+  uint64_t segment_bytes = 0;  // the segment assembled (and then hashed against the ciphertext tree)
+  uint64_t block_size = 0;
+  int k = 0;
+  int rebuilt_blocks = 0;  // primary blocks not among the k used: each is k block-sized multiply-adds
+  uint64_t multiplied_bytes() const {
+    return static_cast<uint64_t>(rebuilt_blocks) * static_cast<uint64_t>(k) * block_size;
+  }
+};
+
 struct DownloadResult {
   bool done = false;
   std::string error;   // why the download failed, if it did
@@ -61,8 +75,8 @@ class Download {
   const DownloadResult& result() const { return result_; }
   EventualQueue& queue() { return queue_; }
 
-  // Hooks for the driver: decode CPU (bytes decoded) and segment boundaries on its timeline.
-  std::function<void(uint64_t bytes)> decode_hook;
+  // Hooks for the driver: decode CPU (what decoding did) and segment boundaries on its timeline.
+  std::function<void(const DecodeWork& work)> decode_hook;
   std::function<void(uint64_t segnum, bool started)> segment_hook;
   // Each delivered segment's bytes, in order (tests keep them; the simulation does not).
   std::function<void(const std::string& segment)> on_data;

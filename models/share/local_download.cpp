@@ -41,6 +41,7 @@ LocalDownloadStats run_local_download(const EncodedFile& file, const std::vector
   Download download(node, shares_in_use, queue);
   LocalDownloadStats stats;
   download.on_data = [&stats](const std::string& segment) { stats.contents += segment; };
+  download.decode_hook = [&stats](const DecodeWork& work) { stats.decodes.push_back(work); };
   download.start();
   while (!queue.empty() || !outbox.empty()) {
     ++stats.turns;

@@ -44,6 +44,7 @@ struct LocalDownloadStats {
   std::vector<bool> alive;  // per share number, at the end
   std::vector<bool> had_corruption;
   std::vector<uint64_t> unavailable_bytes;  // asked for but never returned (short reads)
+  std::vector<DecodeWork> decodes;          // one per segment, in order
   uint64_t turns = 0;
   size_t max_held_hashes = 0;  // the most the download's hash trees held at the end of a turn
 };

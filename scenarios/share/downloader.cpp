@@ -17,13 +17,15 @@
 // its dead reference later (Foolscap's DeadReferenceError); its share dies (share.py _got_error) and the
 // fetcher goes on with another share, as Tahoe's does; a download that runs out of shares fails.
 //
-// CPU (ChargedCosts; zero on the real engine): every loop() is charged its counted span operations, each
-// decoded segment its bytes, each remote call its Banana tokens (call_cost.h) on the client (serializing
+// CPU (ChargedCosts, one table for both engines: simulated on SimGrid, burnt by the real client): every
+// loop() is charged its counted span operations, each decoded segment its bytes (hashed, assembled) and the
+// blocks it rebuilt from parity, each remote call its Banana tokens (call_cost.h) on the client (serializing
 // the call, parsing the answer) and on its server (parsing, serializing the answer). The reactor computes
 // what it was charged only when it next sends or receives (Reactor::settle): nothing it does in between
 // depends on the clock, so a turn's loop() passes cost one wait, not one each.
 #include "scenarios/share/downloader.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -243,7 +245,7 @@ class Reactor {
   }
 
   void charge_calls(const char* what, double tokens) {
-    const double seconds = tokens * setup_.costs.seconds_per_token;
+    const double seconds = tokens * (setup_.costs.seconds_per_token + setup_.costs.client_seconds_per_token);
     result_.totals.tokens += static_cast<std::uint64_t>(tokens);
     result_.totals.call_cpu_s += seconds;
     const double start = clock();
@@ -393,9 +395,10 @@ Status serve(Node& node, const share::EncodedFile& file, int server, double seco
             tokens +=
                 call_tokens(call.readv, call.spans.size()) + answer_tokens(call.readv, call.spans.size());
           }
+          // The server's CPU, on a host of its own: waited out (ChargedCosts).
           const double seconds = tokens * seconds_per_token;
           report.cpu_s += seconds;
-          if (seconds > 0) node.compute(seconds);
+          if (seconds > 0) node.sleep_until(node.now() + seconds);
           sent = wire.send(0, kAnswers, message.id, encode_answers(answer(file, server, *calls)));
           break;
         }
@@ -413,6 +416,13 @@ Status serve(Node& node, const share::EncodedFile& file, int server, double seco
 
 std::string server_name(int server) {
   return "server-" + std::to_string(server);
+}
+
+ChargedCosts charged_costs(const ShareOptions& options) {
+  const CpuCosts cpu = cpu_costs(options);
+  return {cpu.seconds_per_op, cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
+          cpu.seconds_per_decoded_byte, cpu.seconds_per_call / kReadTokens,
+          options.native_call_cost_us * 1e-6 / kReadTokens};
 }
 
 Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& result) {
@@ -443,8 +453,10 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
     reactor.set_bucket(s, buckets.back().get());
     const auto& server_rtt = (*rtt)[static_cast<size_t>(s)];
     if (!server_rtt) continue;  // no DYHB answer: the server holds no share we use
+    const double rtt_step = setup.dyhb_rtt_resolution_s;
+    const double compared_rtt = rtt_step > 0 ? std::floor(*server_rtt / rtt_step) * rtt_step : *server_rtt;
     shares.push_back(std::make_unique<share::Share>(download_node, s, *buckets.back(), reactor.queue(),
-                                                    setup.loop, *server_rtt));
+                                                    setup.loop, compared_rtt));
     shares.back()->set_loop_hook([&reactor, &totals, &segment, s](const share::LoopReport& report) {
       const double begin = reactor.clock();
       const double satisfy = static_cast<double>(report.satisfaction_ops) * reactor.costs().seconds_per_op;
@@ -464,10 +476,18 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
   }
 
   share::Download download(download_node, in_use, reactor.queue());
-  download.decode_hook = [&reactor](uint64_t bytes) {
+  download.decode_hook = [&reactor, &totals](const share::DecodeWork& work) {
     const double begin = reactor.clock();
-    reactor.charge(static_cast<double>(bytes) * reactor.costs().seconds_per_byte);
-    if (Timeline* t = reactor.timeline()) t->span("download", "decode", begin, reactor.clock());
+    const double seconds =
+        static_cast<double>(work.segment_bytes) * reactor.costs().seconds_per_hashed_byte +
+        static_cast<double>(work.multiplied_bytes()) * reactor.costs().seconds_per_decoded_byte;
+    reactor.charge(seconds);
+    totals.decode_cpu_s += seconds;
+    totals.rebuilt_blocks += static_cast<std::uint64_t>(work.rebuilt_blocks);
+    if (Timeline* t = reactor.timeline()) {
+      t->span("download", "decode", begin, reactor.clock(),
+              std::to_string(work.rebuilt_blocks) + " of " + std::to_string(work.k) + " blocks rebuilt");
+    }
   };
   download.on_data = [&delivered](const std::string& data) { delivered.add(data); };
   download.segment_hook = [&](uint64_t segnum, bool started) {
@@ -485,6 +505,7 @@ Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& re
   for (const auto& share : shares) {
     result.shares += share->stats();
     if (!share->is_alive()) ++result.dead_shares;
+    if (share->stats().bytes_read > 0) result.shares_read.push_back(share->shnum());
   }
   if (!failure.empty()) return Status::Error(failure);
   return reactor.collect_reports();

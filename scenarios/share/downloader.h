@@ -20,13 +20,22 @@ class Timeline;
 
 namespace perflab::share_study {
 
-// The CPU the nodes charge for the work they do: the sim's calibrated costs (cpu_costs()). All zero on the
-// real engine, whose code spends this machine's CPU itself.
+// The CPU the nodes charge for the work they do: the point's cost table (cpu_costs()). The client spends
+// it on its loop (simulated CPU, or real CPU burnt: sim/engines/real/deadline_sleeper.h burn_cpu); a server
+// waits it out before it answers, as a host of its own whose CPU nothing else uses (the real engine's
+// servers are processes sharing this machine's cores: burning there would serialise what the sim runs in
+// parallel).
 struct ChargedCosts {
-  double seconds_per_op = 0;     // a counted span operation of loop()
-  double seconds_per_byte = 0;   // a decoded byte
-  double seconds_per_token = 0;  // a Banana token of a remote call, on each side (call_cost.h)
+  double seconds_per_op = 0;            // a counted span operation of loop()
+  double seconds_per_hashed_byte = 0;   // a byte of a segment (its blocks and itself hashed, assembled)
+  double seconds_per_decoded_byte = 0;  // a byte multiplied in rebuilding a block (share::DecodeWork)
+  double seconds_per_token = 0;         // a Banana token of a remote call, on each side (call_cost.h)
+  double client_seconds_per_token = 0;  // sim: the real client's own per token (native_call_cost), beside it
 };
+
+// The point's table (cpu_costs()) as the nodes charge it, plus, on the sim, the real driver's own CPU
+// (`native_*`: what the real engine spends running this code besides what it burns).
+ChargedCosts charged_costs(const ShareOptions& options);
 
 struct DownloadSetup {
   const share::EncodedFile& file;
@@ -34,6 +43,10 @@ struct DownloadSetup {
   share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
   std::uint64_t segment_size_guess = share::kGuessedSegmentSize;
   ChargedCosts costs;
+  // DYHB round-trip times are compared at this resolution (a tie goes to the lower share number, as the
+  // fetcher's sort key does): the rule both engines share, so that round trips µs apart in real, tied in
+  // the sim, choose the same shares.
+  double dyhb_rtt_resolution_s = 1e-3;
   double poll_window_s = 0;      // sim: answers due within this window of the first share one I/O pass
   Timeline* timeline = nullptr;  // loops, passes, reads, decodes and segments, when given
 };

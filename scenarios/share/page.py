@@ -128,7 +128,41 @@ def report_1268(s, reference) -> str:
             "run takes its 4.0 s and #1545's k = 54 download its 414 s; so both times here hold by construction. "
             "What is reproduced is the loop counts and that the saving comes from redundant passes only. The "
             "measured rows charge the same counted work at this C++ model's own cost and each remote call at the "
-            "real Foolscap's cost on this machine.\n")
+            "real Foolscap's cost on this machine.\n" + _on_a_real_loop(s))
+
+
+# The validation run in the headline's regime (scenarios/share/validate-headline.toml, issue 41).
+VALIDATION = "share-validate-headline.validate.csv"
+
+
+def _on_a_real_loop(s) -> str:
+    """eager / coalesced (and readv / coalesced) sim against real from the committed validation run in this
+    download's regime: the real ratio of medians, bounded by the two points' 95% intervals (low / high to
+    high / low: wider than the ratio's own interval)."""
+    import pandas as pd
+
+    path = s.dir / VALIDATION
+    if not path.exists():
+        return ""
+    frame = pd.read_csv(path)
+    frame = frame[frame["metric"] == "duration_s"]
+    table = Table(["cpu", "ratio", "sim", "real", "real bounds"], "llrrr")
+    for cpu in sorted(frame["cpu"].unique()):
+        at = frame[frame["cpu"] == cpu].set_index("loop")
+        if "coalesced" not in at.index:
+            continue
+        base = at.loc["coalesced"]
+        for loop in ("eager", "readv"):
+            if loop not in at.index:
+                continue
+            row = at.loc[loop]
+            table.add([cpu, f"{loop} / coalesced", f"{row['sim'] / base['sim']:.3f}",
+                       f"{row['real_median'] / base['real_median']:.3f}",
+                       f"[{row['real_low'] / base['real_high']:.3f}, {row['real_high'] / base['real_low']:.3f}]"])
+    return ("\n### On a real event loop (`perflab validate share`, the headline's regime)\n\n"
+            f"From `results/share/{VALIDATION}`: the same download on the real engine, whose client burns the same "
+            "cost table on an epoll loop, against the sim; real: the ratio of the medians of 5 repetitions, bounded "
+            f"by the two points' 95% intervals.\n\n{table}")
 
 
 def report_1545(s, reference) -> str:

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/common/enum_names.h"
 #include "models/share/fetcher.h"
@@ -21,9 +22,11 @@
 namespace perflab::share_study {
 
 // Where the CPU costs come from (cpu_costs()).
-enum class CpuCalibration { kTahoe19, kMeasured };
-inline const EnumNames<CpuCalibration> kCpuCalibrationNames{
-    "cpu calibration", {{CpuCalibration::kTahoe19, "tahoe-1.9"}, {CpuCalibration::kMeasured, "measured"}}};
+enum class CpuCalibration { kTahoe19, kMeasured, kNone };
+inline const EnumNames<CpuCalibration> kCpuCalibrationNames{"cpu calibration",
+                                                            {{CpuCalibration::kTahoe19, "tahoe-1.9"},
+                                                             {CpuCalibration::kMeasured, "measured"},
+                                                             {CpuCalibration::kNone, "none"}}};
 
 // What the micro engine times (calibrate.cpp).
 enum class CalibrationWorkload { kLoop, kDecode };
@@ -40,8 +43,12 @@ struct ShareOptions {
   share::LoopPolicy loop = share::LoopPolicy::kCoalesced;
   CpuCalibration cpu = CpuCalibration::kTahoe19;
   double ns_per_op = -1;
-  double decode_ns_per_byte = -1;
+  double hash_ns_per_byte = -1;    // per byte of each segment: its blocks and itself hashed, assembled
+  double decode_ns_per_byte = -1;  // per byte multiplied in rebuilding a block from parity (DecodeWork)
   double call_cost_us = -1;
+  double native_call_cost_us = 0;       // sim: the real client's own CPU per plain read() (framing, syscalls)
+  double native_ns_per_byte = 0;        // sim: the real client's own CPU per segment byte (hashing, copying)
+  double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
   double poll_window_s = 0;
   CalibrationWorkload workload = CalibrationWorkload::kLoop;  // micro
@@ -59,11 +66,14 @@ inline const std::vector<std::string> kFileParams = {"file", "file_size", "k", "
 // error if the scenario set another size or the file is empty. Without `file`, nothing changes.
 Status complete_file_size(Params& params);
 
-// Seconds of CPU per counted span operation, per decoded byte and per plain read() call (on each side:
-// client and server), for the point's `cpu` calibration (NOTES.md derives them).
+// Seconds of CPU per counted span operation, per byte of a segment (hashed and assembled), per byte
+// multiplied in rebuilding a block from parity and per plain read() call (on each side: client and server),
+// for the point's `cpu` calibration (NOTES.md derives them; "none": all zero). The one table both engines
+// charge: the sim as simulated CPU, the real engine as CPU it burns beside its own code's.
 struct CpuCosts {
   double seconds_per_op;
-  double seconds_per_byte;
+  double seconds_per_hashed_byte;
+  double seconds_per_decoded_byte;
   double seconds_per_call;
 };
 CpuCosts cpu_costs(const ShareOptions& options);
@@ -72,9 +82,11 @@ CpuCosts cpu_costs(const ShareOptions& options);
 struct Totals {
   double cpu_s = 0;
   double wasted_cpu_s = 0;
-  double call_cpu_s = 0;    // the client's, in remote calls
-  double server_cpu_s = 0;  // all servers', in remote calls
-  uint64_t tokens = 0;      // Banana tokens the client sent and parsed
+  double call_cpu_s = 0;        // the client's, in remote calls
+  double server_cpu_s = 0;      // all servers', in remote calls
+  double decode_cpu_s = 0;      // the client's, hashing and decoding segments
+  uint64_t tokens = 0;          // Banana tokens the client sent and parsed
+  uint64_t rebuilt_blocks = 0;  // blocks decoding rebuilt from parity (DecodeWork), all segments
   double done_at = 0;
 };
 
@@ -85,12 +97,13 @@ struct DownloadResult {
   share::ShareStats shares;
   Totals totals;
   uint64_t dead_shares = 0;
+  std::vector<int> shares_read;  // the share numbers the download read blocks of (which shares DYHB chose)
   std::map<std::string, uint64_t> bytes_sent;
 };
 
-// What a real-engine download measures: the driver's (its charged CPU is zero: the real code spends this
-// machine's own; totals.done_at is the wall-clock duration) and how late the nodes' timers woke
-// (sim/engines/real/).
+// What a real-engine download measures: the driver's (its charged CPU is what the client burnt and the
+// servers waited out, from the same table as the sim's; totals.done_at is the wall-clock duration) and how
+// late the nodes' timers woke (sim/engines/real/).
 struct RealDownloadResult {
   DownloadResult download;
   uint64_t sleeps = 0;
@@ -138,5 +151,7 @@ const MetricBindings<RealDownloadResult>& real_metrics();
 Result<DownloadResult> run_download(const RunContext& context, const ShareOptions& options);
 Result<RealDownloadResult> run_real_download(const RunContext& context, const ShareOptions& options);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
+// `perflab calibrate share`: native_call_cost and native_ns_per_byte, fitted apart (calibration_fit.cpp).
+CalibrationHook calibration_fit();
 
 }  // namespace perflab::share_study

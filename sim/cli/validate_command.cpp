@@ -21,13 +21,13 @@
 
 #include <fmt/format.h>
 
-#include "sim/gate/calibration_record.h"
-#include "sim/scenario/calibration_scenario.h"
 #include "sim/cli/commands.h"
-#include "sim/runner/run_outputs.h"
+#include "sim/gate/calibration_record.h"
 #include "sim/gate/provenance.h"
 #include "sim/gate/validation.h"
 #include "sim/report/validation_report.h"
+#include "sim/runner/run_outputs.h"
+#include "sim/scenario/calibration_scenario.h"
 #include "sim/stats/stats.h"
 #include "sim/text/value_format.h"
 
@@ -39,6 +39,20 @@ std::optional<fs::path> validation_file(const std::string& study) {
   fs::path file = scenarios_dir() / study / "validate.toml";
   std::error_code ec;
   return fs::is_regular_file(file, ec) ? std::optional<fs::path>(file) : std::nullopt;
+}
+
+// A study's further validation scenarios, scenarios/<study>/validate-*.toml, in name order: a regime its
+// validate.toml's grid cannot hold (share's headline download, at other costs and file size).
+std::vector<fs::path> further_validation_files(const std::string& study) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(scenarios_dir() / study, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file(ec) && name.rfind("validate-", 0) == 0 && entry.path().extension() == ".toml")
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 // Per point of `table`: the mean of `metric` over its successful seeds (NaN when none succeeded).
@@ -393,8 +407,12 @@ Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector
   return PlannedRun{std::move(label), file, std::move(overrides), std::move(planned)};
 }
 
-// The runs of `name`, a study (its scenarios/<study>/validate.toml) or a user's scenario file (FILE.toml):
-// once per latency of its [validate] table (or once, when it names none or the user set network.latency).
+Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::path& file, bool users_file,
+                                          bool quick, const std::vector<Override>& sets);
+
+// The runs of `name`, a study (its scenarios/<study>/validate.toml, then each validate-*.toml) or a user's
+// scenario file (FILE.toml): once per latency of its [validate] table (or once, when it names none or the
+// user set network.latency).
 Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
                                            const std::vector<Override>& sets) {
   const bool users_file = fs::path(name).extension() == ".toml";
@@ -413,7 +431,21 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
     return Status::Error("study \"" + study + "\" has no validation scenario, expected " +
                          (scenarios_dir() / study / "validate.toml").string());
   }
-  auto plain = load_scenario(*file, sets);
+  auto first = plan_file(study, *file, users_file, quick, sets);
+  if (!first.ok() || users_file) return first;
+  std::vector<PlannedRun> runs = std::move(first).value();
+  for (const fs::path& further : further_validation_files(study)) {
+    auto more = plan_file(study, further, false, quick, sets);
+    if (!more.ok()) return more.status();
+    for (auto& run : std::move(more).value()) runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The runs of one validation scenario file (plan_study).
+Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::path& file, bool users_file,
+                                          bool quick, const std::vector<Override>& sets) {
+  auto plain = load_scenario(file, sets);
   if (!plain.ok()) return plain.status();
   std::vector<Override> overrides;
   if (quick) overrides = plain->quick;
@@ -422,7 +454,7 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
       std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
   std::vector<PlannedRun> runs;
   if (latency_set || !plain->validate || plain->validate->latencies.empty()) {
-    auto run = plan_run(study, *file, overrides, users_file);
+    auto run = plan_run(study, file, overrides, users_file);
     if (!run.ok()) return run.status();
     runs.push_back(std::move(run).value());
     return runs;
@@ -431,7 +463,7 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
     std::vector<Override> with = overrides;
     with.push_back({"network.latency", "\"" + latency + "\""});
     with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
-    auto run = plan_run(study + " at " + latency_label(latency), *file, with, users_file);
+    auto run = plan_run(study + " at " + latency_label(latency), file, with, users_file);
     if (!run.ok()) return run.status();
     runs.push_back(std::move(run).value());
   }

@@ -51,6 +51,19 @@ SimGridWorld::SimGridWorld(const NetworkSpec& network, Rng latency_rng, const st
       });
 }
 
+void SimGridWorld::draw_latency(
+    std::function<double(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)> draw) {
+  engine_->get_netzone_root()->get_network_model()->set_lat_factor_cb(
+      [draw = std::move(draw)](double, const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
+                               const std::vector<simgrid::s4u::Link*>& links,
+                               const std::unordered_set<simgrid::s4u::NetZone*>&) {
+        double route_latency = 0;
+        for (const auto* link : links) route_latency += link->get_latency();
+        if (route_latency <= 0) return 1.0;  // same host: no network
+        return draw(from, to) / route_latency;
+      });
+}
+
 simgrid::s4u::Host* SimGridWorld::host(const std::string& name) const {
   for (auto* h : hosts_) {
     if (h->get_name() == name) return h;

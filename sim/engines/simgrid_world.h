@@ -5,6 +5,7 @@
 // One SimGridWorld per process: SimGrid cannot re-create its engine, which is why the runner forks per run.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ class SimGridWorld {
   SimGridWorld& operator=(const SimGridWorld&) = delete;
 
   simgrid::s4u::Host* host(const std::string& name) const;
+  // Replaces the one latency stream: each message between two hosts travels `draw(from, to)` seconds.
+  void draw_latency(std::function<double(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)> draw);
   Timeline* timeline() const { return timeline_; }
 
   // Runs until every actor has finished; returns the simulated time at the end (seconds).

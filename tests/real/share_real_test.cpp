@@ -120,13 +120,20 @@ TEST_P(ShareRealStopped, LeavesNoProcessBehind) {
 }
 INSTANTIATE_TEST_SUITE_P(Signals, ShareRealStopped, ::testing::ValuesIn(kStopSignals), stop_signal_name);
 
-TEST_F(ShareReal, SimulatedCpuCostsAreRefused) {
+// The real engine spends the sim's cost table (issue 41): a run at explicit costs succeeds, and its client
+// burns them, so it lasts at least the CPU it was charged (here 1,000 calls' worth of 1 ms on the client).
+TEST_F(ShareReal, TheCostTableIsBurntOnTheRealLoop) {
   TempDir dir;
-  ShareRun real = run_share(dir, "real", "call_cost = 5\n");
-  EXPECT_EQ(real.status, 1);
-  ASSERT_FALSE(real.rows.empty());
-  EXPECT_NE(real.rows[0].at("error").find("the real engine spends this machine's own"), std::string::npos)
-      << real.rows[0].at("error");
+  ShareRun cheap = run_share(dir, "real", "call_cost = 0\n");
+  ShareRun dear = run_share(dir, "real", "call_cost = 1000\n");
+  ASSERT_EQ(cheap.status, 0) << cheap.err;
+  ASSERT_EQ(dear.status, 0) << dear.err;
+  for (size_t i = 0; i < dear.rows.size(); ++i) {
+    const double calls = std::stod(dear.rows[i].at("remote_calls"));
+    EXPECT_GT(std::stod(dear.rows[i].at("duration_s")),
+              std::stod(cheap.rows[i].at("duration_s")) + calls * 1e-3 * 0.9)
+        << dear.rows[i].at("loop");
+  }
   EXPECT_TRUE(no_process_left());
 }
 

@@ -123,6 +123,29 @@ TEST(Erasure, AnyKSharesDecode) {
   }
 }
 
+// zfec's work (fec.c fec_decode): a primary block given is passed through, each missing one rebuilt from
+// the k blocks; the download reports it per segment, by the shares the fetcher took (by round-trip time).
+TEST(Decode, WorkIsTheBlocksRebuiltFromParity) {
+  EncodedFile file = encode(3 * 128 * kKiB, 3, 10, 128 * kKiB);
+  const std::vector<std::string> shares = file.shares();
+  LocalDownloadStats primary = run_local_download(file, shares, {});
+  LocalDownloadOptions parity_first;
+  parity_first.dyhb_rtt = {9, 8, 1, 7, 6, 5, 4, 3, 2, 0};  // fastest: shares 9, 2, 8
+  LocalDownloadStats mixed = run_local_download(file, shares, parity_first);
+  for (const LocalDownloadStats* stats : {&primary, &mixed}) {
+    ASSERT_TRUE(stats->result.done) << stats->result.error;
+    EXPECT_EQ(stats->contents, file.contents());
+    ASSERT_EQ(stats->decodes.size(), 3u);
+  }
+  const DecodeWork& none = primary.decodes[0];
+  EXPECT_EQ(none.rebuilt_blocks, 0);
+  EXPECT_EQ(none.multiplied_bytes(), 0u);
+  EXPECT_EQ(none.segment_bytes, 3 * file.sizes.block_size);  // the segment size, rounded up to k
+  const DecodeWork& two = mixed.decodes[0];
+  EXPECT_EQ(two.rebuilt_blocks, 2);  // slices 0 and 1 rebuilt from shares 2, 8, 9
+  EXPECT_EQ(two.multiplied_bytes(), 2u * 3u * file.sizes.block_size);
+}
+
 TEST(Layout, TheNotesSizesFor12MiB) {
   EncodedFile file = encode(12 * kMiB, 3, 10, 128 * kKiB);
   EXPECT_EQ(file.sizes.segment_size, 131073u);

@@ -46,7 +46,7 @@ TEST(ShareStudy, FreeCallsReproduceTheTimesBeforeCallCosts) {
   TempDir dir;
   auto r = run_perflab(
       "run " + kHeadline + " --seeds 2 --set 'sweep.cpu=[\"tahoe-1.9\"]' " +
-      "--set params.call_cost=0 --set params.ns_per_op=10159.5 --set params.decode_ns_per_byte=267 --out " +
+      "--set params.call_cost=0 --set params.ns_per_op=10159.5 --set params.hash_ns_per_byte=267 --out " +
       dir.path().string());
   ASSERT_EQ(r.status, 0) << r.err;
   auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));

@@ -119,7 +119,7 @@ class RealNode : public Node {
                            " did not connect: " + (ended.ok() ? fd.status().message() : ended.message()));
     }
     const auto peer = static_cast<Peer>(children_.size() + 1);
-    Status added = add_link(peer, std::move(fd).value(), "transport.real.latency." + name + ".down");
+    Status added = add_link(peer, std::move(fd).value(), latency_stream(name, /*to_hub=*/false));
     if (!added.ok()) return added;
     children_.push_back(Child{name, std::move(process).value()});
     return peer;
@@ -192,7 +192,7 @@ class RealNode : public Node {
     node.die_after_ = dies_after(name);
     auto fd = real::connect_loopback(port);
     if (!fd.ok()) return fail(name, fd.status());
-    Status linked = node.add_link(0, std::move(fd).value(), "transport.real.latency." + name + ".up");
+    Status linked = node.add_link(0, std::move(fd).value(), latency_stream(name, /*to_hub=*/true));
     if (!linked.ok()) return fail(name, linked);
     Status ended = body(node);
     Status told =

@@ -211,9 +211,24 @@ class SimNode : public Node {
 }  // namespace
 
 Status run_on_simgrid(const RunContext& context, const std::vector<std::string>& names,
-                      const std::function<Status(Node&)>& hub) {
+                      const std::function<Status(Node&)>& hub, SimLatency latency) {
   if (names.empty()) return Status::Error("a simulated run needs at least one node");
   SimRun run(context, names);
+  if (latency == SimLatency::kPerLink) {
+    // One stream per direction of each spawned node's link; a message's draw is made when its bytes start
+    // to leave, and a direction's messages start in the order they were sent.
+    auto streams = std::make_shared<std::map<std::pair<const s4u::Host*, const s4u::Host*>, Rng>>();
+    const s4u::Host* hub_host = run.world.host(names[0]);
+    for (size_t i = 1; i < names.size(); ++i) {
+      const s4u::Host* node = run.world.host(names[i]);
+      streams->emplace(std::make_pair(hub_host, node), context.rng(latency_stream(names[i], false)));
+      streams->emplace(std::make_pair(node, hub_host), context.rng(latency_stream(names[i], true)));
+    }
+    run.world.draw_latency(
+        [streams, spec = context.network.latency](const s4u::Host* from, const s4u::Host* to) {
+          return spec.sample(streams->at({from, to}));
+        });
+  }
   std::optional<Status> result;
   s4u::Actor::create(names[0], run.world.host(names[0]), [&] {
     run.nodes.push_back(std::make_unique<SimNode>(run, 0, names[0]));

@@ -15,10 +15,15 @@
 
 namespace perflab::transport {
 
+// How messages draw their latency: from the run's one network stream in simulated event order (every
+// study's until issue 41), or per link direction from latency_stream() in send order, as the real engine.
+enum class SimLatency { kInEventOrder, kPerLink };
+
 // Runs `hub` as node `names[0]` on a SimGridWorld whose hosts are `names`; the nodes it spawns must take the
 // other names. Returns what the hub returned, or an error if the simulation ended before the hub did
 // (every node waiting for a message that never comes).
 Status run_on_simgrid(const RunContext& context, const std::vector<std::string>& names,
-                      const std::function<Status(Node&)>& hub);
+                      const std::function<Status(Node&)>& hub,
+                      SimLatency latency = SimLatency::kInEventOrder);
 
 }  // namespace perflab::transport

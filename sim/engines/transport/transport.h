@@ -41,6 +41,14 @@ inline constexpr std::uint32_t kPeerEnded = 0;
 
 inline constexpr double kForever = std::numeric_limits<double>::infinity();
 
+// The named stream (sim/study/seeding.h) one direction of a spawned node's link draws its messages'
+// latencies from, one draw per message in send order: "transport.latency.server-3.down" (hub to node) and
+// ".up" (node to hub). The real engine always draws so; the SimGrid engine when run with
+// SimLatency::kPerLink (sim_transport.h), so that both engines give the same message the same latency.
+inline std::string latency_stream(const std::string& node, bool to_hub) {
+  return "transport.latency." + node + (to_hub ? ".up" : ".down");
+}
+
 class Node {
  public:
   virtual ~Node() = default;
