@@ -49,6 +49,7 @@ class Call {
  private:
   friend class Dispatcher;
   friend class IndexedTracker;
+  friend class CounterTracker;
   // Tells the failure callback that the call failed without running.
   void fail(const Status& error) const {
     if (extras_ && extras_->on_failure) {
@@ -84,6 +85,9 @@ class Call {
   // callsPerHost counter: finishing a call finds it without a search or a hash. Written under the
   // dispatcher lock; atomic only so that a call wrongly passed to another Dispatcher is not a data race.
   std::atomic<size_t> running_slot_{0};
+  // While the call runs under CounterTracker: its callsPerHost counter, which OkHttp's finished(AsyncCall)
+  // decrements before it takes the dispatcher lock (counter_tracker.h). Null otherwise.
+  std::atomic<std::atomic<int>*> calls_per_host_{nullptr};
 };
 
 }  // namespace perflab::dispatcher

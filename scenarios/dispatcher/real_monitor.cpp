@@ -72,13 +72,15 @@ uint64_t RealMonitor::ops_total() const {
 
 LockCostTally RealMonitor::tally() const {
   LockCostTally tally;
+  SectionSequence sequence;
   for (size_t i = 0; i < count_; ++i) {
     const Hold& h = records_[i];
     // The first section comes after a long quiet, as in the sim; later ones after the previous release.
     const bool moved = i == 0 || h.thread != records_[i - 1].thread;
     const double gap_s =
         i == 0 ? kFirstSectionGapS : static_cast<double>(h.acquired_ns - records_[i - 1].released_ns) * 1e-9;
-    tally.add(cost_, h.section, SectionContext::of(moved, gap_s));
+    tally.add(cost_, h.section, sequence.enter(moved, gap_s));
+    sequence.exit(h.section.ops);
   }
   return tally;
 }
