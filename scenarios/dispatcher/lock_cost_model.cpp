@@ -12,20 +12,13 @@ double LockCostModel::doublings(uint64_t running_calls) const {
   return std::log2(std::min(bytes, l2_bytes) / l1d_bytes);
 }
 
-SectionContext SectionContext::of(bool moved, double gap_s, uint64_t warm_ops) {
-  return {moved, gap_s > kIdleGapS ? std::log10(gap_s / kIdleGapS) : 0.0, moved ? 0 : warm_ops};
-}
-
-SectionContext SectionSequence::enter(bool moved, double gap_s) {
-  if (moved) warm_ops_ = 0;
-  return SectionContext::of(moved, gap_s, warm_ops_);
+SectionContext SectionContext::of(bool moved, double gap_s) {
+  return {moved, gap_s > kIdleGapS ? std::log10(gap_s / kIdleGapS) : 0.0};
 }
 
 uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section, SectionContext where) {
-  const uint64_t listed = section.running_calls + section.ready_calls;
-  const uint64_t first_pass = std::min(section.ops, listed);
-  const uint64_t warm = std::min(where.warm_ops, listed);
-  return first_pass > warm ? first_pass - warm : 0;
+  if (!where.moved) return 0;
+  return std::min(section.ops, section.running_calls + section.ready_calls);
 }
 
 double LockCostModel::per_element_s(uint64_t running_calls) const {

@@ -13,17 +13,13 @@
 //                the process had gone quiet, and its lines and the cores' state went cold (on a quiet
 //                machine a section that moved the lock held it ~0.3 us after a 0.1-0.3 ms gap, ~0.6-0.8 us
 //                after 1-10 ms and ~1.5 us after more: scenarios/dispatcher/NOTES.md)
-//   cold         more per element the first time the lock's current holder reaches it: of the min(ops, calls
-//                listed) elements a section's first pass walks, those that the holder's earlier sections
-//                since the lock came to its thread did not already walk were last touched on another thread's
-//                core (the ready queue's nodes appended by the callers, the running list's by the promoters);
-//                a walk that repeats (scan's per-host count, once per ready call) finds the rest warm. So a
-//                section that moved the lock pays for its whole first pass, and one re-taken by the thread
-//                that just released it (the promotion after its own enqueue or finished) pays only for the
-//                elements beyond what that thread's previous sections walked: scan's promotion after a
-//                finished() that stopped at the call it removed walks the rest of the running list cold.
-//                The per-section trace of the real engine (NOTES.md): counter's promotion re-walking a
-//                400-call ready queue costs ~7 ns an element there, the same walk after a move 25-30 ns more
+//   cold         more per element the first time a section that moved the lock reaches it: min(ops, calls
+//                listed) of its elements were last touched on another thread's core; a walk that repeats
+//                (scan's per-host count, once per ready call) finds the rest warm, and a section re-taken by
+//                the thread that just released the lock (the promotion after its own enqueue or finished)
+//                finds the lines where its previous section left them — the per-section trace of the real
+//                engine (NOTES.md): counter's promotion re-walking a 400-call ready queue costs ~7 ns an
+//                element there, the same walk after a move 25-30 ns more
 //   per_element  ns per element touched (op_counter.h): `ns_per_op` while the working set fits the L1 data
 //                cache, then `ns_per_op_per_doubling` more per doubling of it, up to the L2 size (a segment
 //                linear in log2 size, as SimGrid's SMPI charges by message size); not charged further
@@ -51,24 +47,9 @@ constexpr double kFirstSectionGapS = 1.0;
 struct SectionContext {
   bool moved = false;       // another thread held the lock last
   double idle_decades = 0;  // log10(how long the lock was free / kIdleGapS), 0 below kIdleGapS
-  uint64_t warm_ops = 0;    // elements the holder's earlier sections walked since the lock came to its thread
 
   // The context of a section entered `gap_s` after the lock's last release.
-  static SectionContext of(bool moved, double gap_s, uint64_t warm_ops = 0);
-};
-
-// Follows the lock from section to section, in the order the sections held it: the context of each. Both
-// monitors use it, the sim's as it charges, the real one over its records after the run.
-class SectionSequence {
- public:
-  // The next section: its thread is (`moved`) or is not the one that held the lock last, and it took the
-  // lock `gap_s` after the last release.
-  SectionContext enter(bool moved, double gap_s);
-  // It released the lock, having touched `ops` elements.
-  void exit(uint64_t ops) { warm_ops_ += ops; }
-
- private:
-  uint64_t warm_ops_ = 0;  // since the lock came to the current holder's thread
+  static SectionContext of(bool moved, double gap_s);
 };
 
 struct LockCostModel {
@@ -83,7 +64,7 @@ struct LockCostModel {
 
   // Doublings of the working set beyond L1d, capped at L2: what ns_per_op_per_doubling multiplies.
   double doublings(uint64_t running_calls) const;
-  // The elements charged `cold`: the section's first pass, less what the holder already walked.
+  // The elements charged `cold`: none unless the section moved the lock.
   static uint64_t cold_ops(const dispatcher::LockedSectionReport& section, SectionContext where);
   double per_element_s(uint64_t running_calls) const;
   double hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const;

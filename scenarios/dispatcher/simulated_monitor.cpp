@@ -52,8 +52,7 @@ void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   const long holder = s4u::this_actor::get_pid();
   const bool first = last_holder_ == -1;
   const SectionContext where =
-      sequence_.enter(holder != last_holder_, first ? kFirstSectionGapS : start - last_release_);
-  sequence_.exit(section.ops);
+      SectionContext::of(holder != last_holder_, first ? kFirstSectionGapS : start - last_release_);
   last_holder_ = holder;
   const double hold = cost_.hold_s(section, where);
   tally_.add(cost_, section, where);

@@ -71,9 +71,8 @@ class SimulatedMonitor {
   const LockHandOff hand_off_;
   const LockCostModel cost_;
   Timeline* timeline_;
-  long last_holder_ = -1;     // the actor that held the monitor last
-  double last_release_ = 0;   // when it released it (none before the first section: kFirstSectionGapS)
-  SectionSequence sequence_;  // the context of each section, for the cost model
+  long last_holder_ = -1;    // the actor that held the monitor last
+  double last_release_ = 0;  // when it released it (none before the first section: kFirstSectionGapS)
   LockCostTally tally_;
   bool held_ = false;
   std::deque<Waiter*> blocked_queue_;  // longest-blocked first

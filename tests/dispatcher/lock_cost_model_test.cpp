@@ -44,43 +44,21 @@ TEST(LockCostModel, EachDoublingBeyondL1dAddsItsCostUpToL2) {
 
 TEST(LockCostModel, HoldIsSectionPlusMovePlusElements) {
   const LockedSectionReport small{LockedSection::kPromote, 10, 100, 5};  // 100 calls: within L1d
-  // Re-taken by the thread that released it, whose earlier sections walked its 10 elements: no move, and
-  // none of them is cold.
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {false, 0, 10}), 0.5e-6 + 10 * 3e-9);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, 0}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
+  // Re-taken by the thread that released it: no move, and its elements are not cold.
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
   // The lock free for 10 ms before it: two decades beyond kIdleGapS.
   EXPECT_NEAR(kModel.hold_s(small, SectionContext::of(true, 10e-3)),
               0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 3e-9, 1e-15);
   EXPECT_EQ(SectionContext::of(false, kIdleGapS / 2).idle_decades, 0);
+  // A walk that repeats: only the first pass over the 105 listed calls is cold, and only after a move.
+  const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
+  EXPECT_EQ(LockCostModel::cold_ops(long_walk, {true, 0}), 105u);
+  EXPECT_EQ(LockCostModel::cold_ops(long_walk, {false, 0}), 0u);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, {true, 0}), 0.5e-6 + 0.8e-6 + 105 * 12e-9 + 5000 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, {}), 0.5e-6 + 5000 * 3e-9);
   const LockedSectionReport empty{LockedSection::kSetLimit, 0, 0, 0};
   EXPECT_DOUBLE_EQ(kModel.hold_s(empty, {}), 0.5e-6);
-}
-
-TEST(LockCostModel, ColdIsTheFirstPassLessWhatTheHolderAlreadyWalked) {
-  // A walk that repeats: only the first pass over the 105 listed calls can be cold.
-  const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
-  EXPECT_EQ(LockCostModel::cold_ops(long_walk, SectionContext::of(true, 0)), 105u);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, SectionContext::of(true, 0)),
-                   0.5e-6 + 0.8e-6 + 105 * 12e-9 + 5000 * 3e-9);
-  // The same thread again, after a finished() that walked 40 of the running calls: the other 65 are cold.
-  EXPECT_EQ(LockCostModel::cold_ops(long_walk, SectionContext::of(false, 0, 40)), 65u);
-  EXPECT_EQ(LockCostModel::cold_ops(long_walk, SectionContext::of(false, 0, 500)), 0u);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, SectionContext::of(false, 0, 105)), 0.5e-6 + 5000 * 3e-9);
-  // A move makes everything cold again, whatever the previous holder walked.
-  EXPECT_EQ(SectionContext::of(true, 0, 40).warm_ops, 0u);
-}
-
-TEST(LockCostModel, SequenceWarmsWhatTheHolderWalkedUntilTheLockMoves) {
-  SectionSequence sequence;
-  EXPECT_EQ(sequence.enter(true, 1.0).warm_ops, 0u);
-  sequence.exit(30);  // finished() walked 30 elements
-  const SectionContext promote = sequence.enter(false, 1e-6);
-  EXPECT_FALSE(promote.moved);
-  EXPECT_EQ(promote.warm_ops, 30u);
-  sequence.exit(20);
-  EXPECT_EQ(sequence.enter(false, 1e-6).warm_ops, 50u);
-  sequence.exit(5);
-  EXPECT_EQ(sequence.enter(true, 1e-6).warm_ops, 0u);  // another thread
 }
 
 TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
