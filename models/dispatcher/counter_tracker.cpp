@@ -19,19 +19,21 @@ void CounterTracker::add_ready(CallPtr call, OpCounter& ops) {
 
 void CounterTracker::on_promoted(CounterAsyncCall& call) {
   call.calls_per_host->fetch_add(1, std::memory_order_relaxed);
-  call.call->calls_per_host_.store(call.calls_per_host.get(), std::memory_order_release);
+  call.call->tracker_word_.store(reinterpret_cast<std::uintptr_t>(call.calls_per_host.get()),
+                                 std::memory_order_release);
 }
 
 void CounterTracker::before_finished(const Call& call) {
   // Null unless the call is running (the running list's element keeps the counter alive until the
   // finishing thread removes it): finishing a call that is not running changes no counter.
-  if (std::atomic<int>* counter = call.calls_per_host_.load(std::memory_order_acquire)) {
+  if (auto* counter =
+          reinterpret_cast<std::atomic<int>*>(call.tracker_word_.load(std::memory_order_acquire))) {
     counter->fetch_sub(1, std::memory_order_relaxed);
   }
 }
 
 void CounterTracker::on_finished(CounterAsyncCall& call) {
-  call.call->calls_per_host_.store(nullptr, std::memory_order_release);
+  call.call->tracker_word_.store(0, std::memory_order_release);
 }
 
 const CounterAsyncCall* CounterTracker::find_existing_call_with_host(const std::string& host,
