@@ -27,6 +27,11 @@ class AsyncCallTracker {
   // never skipped and never counted per host), move the others to running and append them to `promoted`.
   virtual void promote(int max_requests, std::vector<CallPtr>& promoted, OpCounter& ops) = 0;
 
+  // What OkHttp's finished(AsyncCall) does before it takes the lock (3.13.1, Dispatcher.java:217: the
+  // call's callsPerHost.decrementAndGet(), then finished(runningAsyncCalls, call) locks at 228): called
+  // without the Dispatcher's lock, by the thread that is finishing a running `call`. Nothing by default.
+  virtual void before_finished(const Call& /*call*/) {}
+
   // Removes `call` from the running calls; false if it was not running.
   virtual bool remove_running(const Call& call, OpCounter& ops) = 0;
 

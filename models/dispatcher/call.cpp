@@ -5,6 +5,11 @@
 
 namespace perflab::dispatcher {
 
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+// One cache line, as call.h and lock_cost_model.h's bytes per running call say (libstdc++'s 32-byte string).
+static_assert(sizeof(Call) == 64, "a Call is one 64-byte line");
+#endif
+
 std::unique_ptr<const Call::Extras> Call::make_extras(std::string name, FailureCallback on_failure) {
   if (name.empty() && !on_failure) {
     return nullptr;

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,6 +50,7 @@ class Call {
  private:
   friend class Dispatcher;
   friend class IndexedTracker;
+  friend class CounterTracker;
   // Tells the failure callback that the call failed without running.
   void fail(const Status& error) const {
     if (extras_ && extras_->on_failure) {
@@ -80,10 +82,15 @@ class Call {
   const bool for_web_socket_;
   std::atomic<bool> canceled_{false};
   std::atomic<bool> submitted_{false};
-  // Where IndexedTracker keeps this call in its running list, like OkHttp's AsyncCall keeps its
-  // callsPerHost counter: finishing a call finds it without a search or a hash. Written under the
-  // dispatcher lock; atomic only so that a call wrongly passed to another Dispatcher is not a data race.
-  std::atomic<size_t> running_slot_{0};
+  // What the call's tracker keeps on the call itself, as OkHttp's AsyncCall keeps its callsPerHost counter;
+  // a Dispatcher has one tracker, so a call uses one of these, and they share one word to keep the Call in
+  // one 64-byte line (the micro workloads' tens of thousands of calls, lock_cost_model.h's bytes per call):
+  //   IndexedTracker  the call's index in its running list: finishing it finds it without a search or a hash
+  //   CounterTracker  while the call runs, the address of its callsPerHost counter, which OkHttp's
+  //                   finished(AsyncCall) decrements before taking the lock (counter_tracker.h); else 0
+  // Written under the dispatcher lock (counter's decrement reads it without); atomic so that neither that
+  // read nor a call wrongly passed to another Dispatcher is a data race.
+  std::atomic<std::uintptr_t> tracker_word_{0};
 };
 
 }  // namespace perflab::dispatcher

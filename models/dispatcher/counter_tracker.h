@@ -5,11 +5,16 @@
 // the running list, but enqueue still scans both lists (quadratic with many distinct hosts) and a capped
 // host with a backlog still makes every promotion walk the whole ready queue.
 //
+// As upstream (3.13.1 Dispatcher.java:217), finished(call) decrements the call's counter before it takes the
+// dispatcher lock, so a promotion that runs between the two already sees the host's slot free while the
+// finishing call is still in the running list; the counter is atomic, as upstream's AtomicInteger.
+//
 // One deliberate difference from upstream: findExistingCallWithHost skips WebSocket calls. Upstream does
 // not, so an ordinary call can adopt a WebSocket call's counter and the WebSocket call then counts (and
 // is capped) per host; the study requires WebSocket calls to be exempt in every strategy.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -17,10 +22,10 @@
 
 namespace perflab::dispatcher {
 
-// OkHttp's AsyncCall with its callsPerHost AtomicInteger (a plain int: the dispatcher lock guards it).
+// OkHttp's AsyncCall with its callsPerHost AtomicInteger.
 struct CounterAsyncCall {
   CallPtr call;
-  std::shared_ptr<int> calls_per_host;
+  std::shared_ptr<std::atomic<int>> calls_per_host;
 };
 
 class CounterTracker : public OkHttpTracker<CounterTracker, CounterAsyncCall> {
@@ -28,15 +33,18 @@ class CounterTracker : public OkHttpTracker<CounterTracker, CounterAsyncCall> {
   using OkHttpTracker::OkHttpTracker;
 
   void add_ready(CallPtr call, OpCounter& ops) override;
+  void before_finished(const Call& call) override;
 
  private:
   friend OkHttpTracker;
 
   bool host_at_capacity(const CounterAsyncCall& ready, OpCounter& /*ops*/) const {
-    return *ready.calls_per_host >= max_requests_per_host_;
+    return ready.calls_per_host->load(std::memory_order_relaxed) >= max_requests_per_host_;
   }
-  void on_promoted(CounterAsyncCall& call) { ++*call.calls_per_host; }
-  void on_finished(CounterAsyncCall& call) { --*call.calls_per_host; }
+  // Also tells the Call where its counter is, for before_finished() (the counter lives while the call runs).
+  void on_promoted(CounterAsyncCall& call);
+  // The counter was decremented by before_finished(), before the lock.
+  void on_finished(CounterAsyncCall& call);
 
   const CounterAsyncCall* find_existing_call_with_host(const std::string& host, OpCounter& ops) const;
 };

@@ -135,6 +135,7 @@ Status Dispatcher::finished_sync(const Call& call) {
 
 // OkHttp's private finished(calls, call): free the slot, promote, and run the idle callback if nothing runs.
 Status Dispatcher::finish(const Call& call, bool sync) {
+  if (!sync) async_calls_->before_finished(call);  // OkHttp's finished(AsyncCall), before the lock
   IdleCallback idle_callback;
   Status removed = remove_running(call, sync, idle_callback);
   if (!removed.ok()) {
@@ -213,6 +214,7 @@ void Dispatcher::execute_on_executor(std::vector<CallPtr>& pending) {
     call->fail(
         Status::Error("interrupted I/O: executor rejected call " + call->name() + ": " + accepted.message()));
     IdleCallback idle_callback;
+    async_calls_->before_finished(*call);  // OkHttp's executeOn() calls finished(AsyncCall)
     if (!remove_running(*call, /*sync=*/false, idle_callback).ok()) {
       continue;  // finished by someone else
     }

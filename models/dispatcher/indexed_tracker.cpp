@@ -41,7 +41,7 @@ void IndexedTracker::add_eligible_head(Lane& lane) {
 }
 
 void IndexedTracker::add_running(CallPtr call, Lane& lane) {
-  call->running_slot_.store(running_.size(), std::memory_order_relaxed);
+  call->tracker_word_.store(running_.size(), std::memory_order_relaxed);
   running_.push_back({next_promotion_++, std::move(call), &lane});
 }
 
@@ -73,7 +73,7 @@ void IndexedTracker::promote(int max_requests, std::vector<CallPtr>& promoted, O
 
 bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   ops.visit();
-  const size_t slot = call.running_slot_.load(std::memory_order_relaxed);
+  const size_t slot = call.tracker_word_.load(std::memory_order_relaxed);
   if (slot >= running_.size() || running_[slot].call.get() != &call) {
     return false;
   }
@@ -81,7 +81,7 @@ bool IndexedTracker::remove_running(const Call& call, OpCounter& ops) {
   const CallPtr keep_alive = std::move(running_[slot].call);  // `call` may have no other owner
   if (slot + 1 != running_.size()) {
     running_[slot] = std::move(running_.back());
-    running_[slot].call->running_slot_.store(slot, std::memory_order_relaxed);
+    running_[slot].call->tracker_word_.store(slot, std::memory_order_relaxed);
   }
   running_.pop_back();
   --lane.running;

@@ -82,7 +82,7 @@ class IndexedTracker : public AsyncCallTracker {
   HostTable<Lane>::Entry* last_host_ = nullptr;  // the entry lane_for() found last, if any
   Lane web_sockets_{/*capped=*/false};
   EligibleHeads eligible_heads_;
-  // Unordered; each call knows its index (Call::running_slot_) and a finished call's slot is filled by
+  // Unordered; each call knows its index (Call::tracker_word_) and a finished call's slot is filled by
   // the last one, so adding and removing a running call never searches, hashes or allocates.
   std::vector<RunningCall> running_;
   // The last node taken out of eligible_heads_, reused by the next insert: a head enters and leaves the

@@ -2,10 +2,39 @@
 #include "scenarios/dispatcher/real_monitor.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+
+#include <unistd.h>
 
 #include "sim/engines/real/deadline_sleeper.h"
 
 namespace perflab::dispatcher_study {
+
+RealMonitor::~RealMonitor() {
+  const char* dir = std::getenv("PERFLAB_DISPATCHER_SECTION_TRACE");
+  if (dir == nullptr || count_ == 0) return;
+  static std::atomic<int> written{0};
+  const std::string path = std::string(dir) + "/sections-" + std::to_string(getpid()) + "-" +
+                           std::to_string(written.fetch_add(1)) + ".csv";
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) return;
+  std::fprintf(out, "i,section,ops,running,ready,thread,waited,asked_ns,acquired_ns,released_ns\n");
+  for (size_t i = 0; i < count_; ++i) {
+    const Hold& h = records_[i];
+    std::fprintf(out, "%zu,%s,%llu,%llu,%llu,%zu,%d,%lld,%lld,%lld\n", i,
+                 std::string(dispatcher::kLockedSectionNames.name(h.section.section)).c_str(),
+                 static_cast<unsigned long long>(h.section.ops),
+                 static_cast<unsigned long long>(h.section.running_calls),
+                 static_cast<unsigned long long>(h.section.ready_calls),
+                 std::hash<std::thread::id>{}(h.thread), h.waited ? 1 : 0, static_cast<long long>(h.asked_ns),
+                 static_cast<long long>(h.acquired_ns), static_cast<long long>(h.released_ns));
+  }
+  std::fclose(out);
+}
 
 void RealMonitor::guard(dispatcher::Dispatcher& dispatcher) {
   dispatcher.set_lock_entry_hook([this] { enter(); });

@@ -43,6 +43,10 @@ class RealMonitor {
   // `expected_sections`: records made up front; a section beyond them appends one under the lock.
   explicit RealMonitor(const LockCostModel& cost = {}, size_t expected_sections = 0)
       : cost_(cost), records_(expected_sections) {}
+  // A diagnostic for the lock cost model (NOTES.md, "Sections, one by one"): with the environment variable
+  // PERFLAB_DISPATCHER_SECTION_TRACE=DIR set, writes every section's record, in the order the sections held
+  // the lock, to DIR/sections-<pid>-<n>.csv once the run is over (never during it).
+  ~RealMonitor();
   RealMonitor(const RealMonitor&) = delete;
   RealMonitor& operator=(const RealMonitor&) = delete;
 

@@ -1,6 +1,7 @@
 // The lock accounting a simulator relies on: which locked sections each method takes, in what order, and
 // how many elements each touches (the counting rule is in models/dispatcher/op_counter.h).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -150,6 +151,37 @@ TEST(DispatcherOpCount, TreeOperationCostsAPathLength) {
     OpCounter ops;
     ops.tree_operation(size);
     EXPECT_EQ(ops.count(), path) << "tree of " << size;
+  }
+}
+
+// OkHttp 3.13.1's finished(AsyncCall) decrements the call's callsPerHost before it takes the lock
+// (Dispatcher.java:217; the lock at 228). A promotion that another thread runs in between sees the host's
+// slot free while the finishing call is still running: counter promotes the next call to that host there,
+// scan (3.12.0, which counts the running list under the lock) does not.
+TEST(DispatcherFinishedBeforeLock, CounterFreesTheHostsSlotBeforeTakingTheLock) {
+  for (const Strategy strategy : {Strategy::kCounter, Strategy::kScan}) {
+    RecordingExecutor executor;
+    Dispatcher dispatcher(executor, strategy);
+    ASSERT_TRUE(dispatcher.set_max_requests_per_host(1).ok());
+    CallPtr a1 = Call::Create("a", "a/1");
+    ASSERT_TRUE(dispatcher.enqueue(a1).ok());
+    ASSERT_TRUE(dispatcher.enqueue(Call::Create("a", "a/2")).ok());
+    bool in_between = false;
+    std::vector<std::string> running_in_between;
+    dispatcher.set_lock_entry_hook([&] {
+      if (in_between) return;
+      in_between = true;  // finished(a/1) is about to take the lock: another thread promotes first
+      EXPECT_TRUE(dispatcher.set_max_requests(100).ok());
+      running_in_between = names_of(dispatcher.running_async_calls());
+    });
+    ASSERT_TRUE(dispatcher.finished(*a1).ok());
+    dispatcher.set_lock_entry_hook(nullptr);
+    if (strategy == Strategy::kCounter) {
+      EXPECT_THAT(running_in_between, ElementsAre("a/1", "a/2"));
+    } else {
+      EXPECT_THAT(running_in_between, ElementsAre("a/1"));
+    }
+    EXPECT_THAT(names_of(dispatcher.running_async_calls()), ElementsAre("a/2"));
   }
 }
 

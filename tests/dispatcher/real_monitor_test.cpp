@@ -8,14 +8,18 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "models/dispatcher/dispatcher.h"
+#include "models/dispatcher/recording_executor.h"
 #include "scenarios/dispatcher/real_monitor.h"
 #include "scenarios/dispatcher/thread_pool_executor.h"
 #include "tests/dispatcher/test_support.h"
@@ -132,6 +136,35 @@ TEST(RealMonitor, AThreadThatFindsTheLockTakenIsBlockedUntilItGetsIt) {
   EXPECT_EQ(monitor.blocked_max(), 1);
   EXPECT_GE(monitor.wait_total(), 2e-3);
   EXPECT_EQ(monitor.acquisitions(), 3u);  // ours, then enqueue's two sections
+}
+
+// The diagnostic trace: with PERFLAB_DISPATCHER_SECTION_TRACE set, the monitor writes one row per section,
+// in the order they held the lock, with the Dispatcher's report of each, when it is destroyed.
+TEST(RealMonitorTrace, WritesEverySectionWhenAsked) {
+  const std::string dir = ::testing::TempDir() + "section-trace-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  ::setenv("PERFLAB_DISPATCHER_SECTION_TRACE", dir.c_str(), 1);
+  {
+    dispatcher::RecordingExecutor executor;
+    Dispatcher dispatcher(executor, Strategy::kScan);
+    RealMonitor monitor({}, 8);
+    monitor.guard(dispatcher);
+    CallPtr a1 = Call::Create("a", "a/1");
+    ASSERT_TRUE(dispatcher.enqueue(a1).ok());
+    ASSERT_TRUE(dispatcher.enqueue(Call::Create("a", "a/2")).ok());
+    ASSERT_TRUE(dispatcher.finished(*a1).ok());
+  }
+  ::unsetenv("PERFLAB_DISPATCHER_SECTION_TRACE");
+  std::vector<std::string> lines;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(lines.size(), 7u);  // header, then enqueue, promote, enqueue, promote, finished, promote
+  EXPECT_EQ(lines[0], "i,section,ops,running,ready,thread,waited,asked_ns,acquired_ns,released_ns");
+  EXPECT_EQ(lines[1].rfind("0,enqueue,1,0,0,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[5].rfind("4,finished,1,2,0,", 0), 0u) << lines[5];
 }
 
 }  // namespace
