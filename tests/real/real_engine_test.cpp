@@ -151,24 +151,29 @@ TEST(Validate, TheSummaryFileRecordsItsRun) {
   EXPECT_NE(summary.find("validate share --quick"), std::string::npos) << summary;
 }
 
-// A scenarios folder (PERFLAB_SCENARIOS) whose share study is the shipped one but for validate.toml's
-// [validate] criteria, each "KEY = VALUE" line of `criteria` replacing the line of that key.
+// A scenarios folder (PERFLAB_SCENARIOS) whose share study is the shipped one but for the [validate]
+// criteria of each of its validation files (validate.toml and validate-*.toml, all of which `validate share`
+// runs): each "KEY = VALUE" line of `criteria` replaces the line of that key.
 fs::path share_with_criteria(const TempDir& dir, const std::vector<std::string>& criteria) {
   const fs::path shipped = fs::path(PERFLAB_SCENARIOS) / "share";
   const fs::path study = dir / "scenarios" / "share";
   fs::create_directories(study);
-  for (const auto& entry : fs::directory_iterator(shipped))
-    if (entry.path().filename() != "validate.toml")
-      fs::create_symlink(entry.path(), study / entry.path().filename());
-  std::istringstream in(read_file(shipped / "validate.toml"));
-  std::string text;
-  for (std::string line; std::getline(in, line);) {
-    for (const std::string& criterion : criteria) {
-      if (line.rfind(criterion.substr(0, criterion.find(" = ") + 3), 0) == 0) line = criterion;
+  for (const auto& entry : fs::directory_iterator(shipped)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("validate", 0) != 0 || entry.path().extension() != ".toml") {
+      fs::create_symlink(entry.path(), study / name);
+      continue;
     }
-    text += line + "\n";
+    std::istringstream in(read_file(entry.path()));
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+      for (const std::string& criterion : criteria) {
+        if (line.rfind(criterion.substr(0, criterion.find(" = ") + 3), 0) == 0) line = criterion;
+      }
+      text += line + "\n";
+    }
+    write_file(study / name, text);
   }
-  write_file(study / "validate.toml", text);
   return dir / "scenarios";
 }
 

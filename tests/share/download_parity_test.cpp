@@ -66,6 +66,10 @@ ShareOptions options(share::LoopPolicy loop) {
   o.loop = loop;
   o.cpu = CpuCalibration::kMeasured;
   o.call_cost_us = 0;
+  // Round trips compared at 100 ms: every DYHB answer ties in both engines however loaded the machine
+  // (real round trips of a few ms can straddle a 1 ms step under ctest -j), so which shares are read is
+  // the tie rule's, not the scheduler's.
+  o.dyhb_rtt_resolution_s = 0.1;
   return o;
 }
 
