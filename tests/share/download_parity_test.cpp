@@ -223,8 +223,8 @@ TEST(LinkLatency, BothEnginesDrawEachDirectionFromItsNamedStream) {
 }
 
 // The rule both engines share (downloader.h, dyhb_rtt_resolution): at the headline's jittered LAN the DYHB
-// round trips (100-300 us, drawn in the sim, measured in real) tie at 1 ms, and both engines take the
-// primary shares, so neither rebuilds a block; at a resolution finer than the jitter the sim takes the
+// round trips (100-300 us, drawn in the sim, measured in real, more under load) tie at options()'s 100 ms,
+// and both engines take the primary shares, so neither rebuilds a block; at a resolution finer than the jitter the sim takes the
 // shares its draws made fastest.
 TEST(DownloadShares, BothEnginesChooseTheSameSharesForASeed) {
   ShareOptions o = options(share::LoopPolicy::kCoalesced);
