@@ -176,7 +176,7 @@ int cli_main(int argc, char** argv) {
   std::string validate_out;
   auto* validate = app.add_subcommand(
       "validate",
-      "Sim against real: run each study's scenarios/<study>/validate.toml in the sim and the real engine "
+      "Sim against real: run each study's scenarios/<study>/validate.toml (then the files its [validate] also lists; a held-out grid is run by its file name) in the sim and the real engine "
       "with the same seeds (R spaced real repetitions per point), print per point sim, real median with "
       "its 95% interval and ln(real/sim), then every criterion (errors, headline ratios per group, the rank "
       "rule of docs/validation.md) with its bound and verdict; checks its inputs before the first run (exit "
@@ -184,7 +184,7 @@ int cli_main(int argc, char** argv) {
   validate->add_option("STUDY", studies,
                        "Only these studies (default: every study with a validate.toml), or your own scenario "
                        "files (FILE.toml; without a [validate] table: duration_s at the default criteria)");
-  validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario (a smaller grid)");
+  validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario: a smaller grid, every study in about 3 min");
   validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
   validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");
 

@@ -41,20 +41,6 @@ std::optional<fs::path> validation_file(const std::string& study) {
   return fs::is_regular_file(file, ec) ? std::optional<fs::path>(file) : std::nullopt;
 }
 
-// A study's further validation scenarios, scenarios/<study>/validate-*.toml, in name order: a regime its
-// validate.toml's grid cannot hold (share's headline download, at other costs and file size).
-std::vector<fs::path> further_validation_files(const std::string& study) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(scenarios_dir() / study, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file(ec) && name.rfind("validate-", 0) == 0 && entry.path().extension() == ".toml")
-      files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // Per point of `table`: the mean of `metric` over its successful seeds (NaN when none succeeded).
 std::vector<double> point_means(const RunTable& table, const std::string& metric) {
   std::vector<double> means;
@@ -410,8 +396,8 @@ Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector
 Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::path& file, bool users_file,
                                           bool quick, const std::vector<Override>& sets);
 
-// The runs of `name`, a study (its scenarios/<study>/validate.toml, then each validate-*.toml) or a user's
-// scenario file (FILE.toml): once per latency of its [validate] table (or once, when it names none or the
+// The runs of `name`, a study (its scenarios/<study>/validate.toml, then each file its [validate] `also`
+// lists) or a user's scenario file (FILE.toml): once per latency of its [validate] table (or once, when it names none or the
 // user set network.latency).
 Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
                                            const std::vector<Override>& sets) {
@@ -434,8 +420,10 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
   auto first = plan_file(study, *file, users_file, quick, sets);
   if (!first.ok() || users_file) return first;
   std::vector<PlannedRun> runs = std::move(first).value();
-  for (const fs::path& further : further_validation_files(study)) {
-    auto more = plan_file(study, further, false, quick, sets);
+  auto listed = load_scenario(*file, sets);
+  if (!listed.ok()) return listed.status();
+  for (const std::string& further : listed->validate ? listed->validate->also : std::vector<std::string>{}) {
+    auto more = plan_file(study, file->parent_path() / further, false, quick, sets);
     if (!more.ok()) return more.status();
     for (auto& run : std::move(more).value()) runs.push_back(std::move(run));
   }

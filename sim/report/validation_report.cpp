@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/text/markdown.h"
+#include "sim/study/params.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -68,7 +69,7 @@ std::string validation_markdown(const ValidationReport& report) {
   for (size_t c = 0; c < in.column_names.size() && !in.points.empty(); ++c) {
     if (std::find(varying.begin(), varying.end(), c) != varying.end()) continue;
     const std::string& label = in.points.front().labels[c];
-    if (label.empty() || label == "-1") {
+    if (is_unset_label(label)) {
       unset.push_back(in.column_names[c]);  // the study's "not set: its default" values
     } else {
       fixed_values.push_back(in.column_names[c] + " = " + label);

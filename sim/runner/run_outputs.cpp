@@ -11,6 +11,7 @@
 #include "sim/text/markdown.h"
 #include "sim/engines/micro_engine.h"
 #include "sim/stats/stats.h"
+#include "sim/study/params.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -210,15 +211,21 @@ std::string summary_markdown(const RunTable& table) {
   out += scenario.engine != Engine::kMicro ? ", " + std::to_string(scenario.seeds) + " seeds)\n\n"
                                            : ", median of " + repetitions_text(scenario) + ")\n\n";
   if (!scenario.description.empty()) out += scenario.description + "\n\n";
-  std::string fixed;
+  std::vector<std::string> fixed, unset;
   const GridPoint first = scenario.grid.empty() ? GridPoint{} : scenario.grid[0];
   const std::set<std::string> unused = unused_everywhere(table);
   for (size_t c = 0; c < scenario.param_columns.size(); ++c) {
     if (std::find(shown.begin(), shown.end(), c) != shown.end() || scenario.grid.empty()) continue;
     if (unused.count(scenario.param_columns[c]) > 0) continue;
-    fixed += (fixed.empty() ? "" : ", ") + scenario.param_columns[c] + " = " + first.column_labels[c];
+    if (is_unset_label(first.column_labels[c])) {
+      unset.push_back(scenario.param_columns[c]);
+    } else {
+      fixed.push_back(scenario.param_columns[c] + " = " + first.column_labels[c]);
+    }
   }
-  if (!fixed.empty()) out += "Fixed: " + fixed + ".\n\n";
+  if (!fixed.empty()) out += "Fixed: " + join(fixed) + ".";
+  if (!unset.empty()) out += std::string(fixed.empty() ? "" : " ") + "Left at their defaults: " + join(unset) + ".";
+  if (!fixed.empty() || !unset.empty()) out += "\n\n";
   if (scenario.seeds > 1) out += "Values are mean [95% Student-t interval] over seeds.\n\n";
   std::vector<std::string> header;
   std::string alignments;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/study/params.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -42,7 +43,7 @@ Status calibration_outside(const Scenario& validation, const Scenario& calibrati
       std::vector<std::string> where;
       for (auto [c, d] : shared) {
         const std::string& label = at.column_labels[d];
-        if (!label.empty() && label != "-1") where.push_back(validation.param_columns[c] + "=" + label);
+        if (!is_unset_label(label)) where.push_back(validation.param_columns[c] + "=" + label);
       }
       return Status::Error(fmt::format(
           "{}: calibration point {} of {} ({}) lies inside the validation grid: the constants must be "

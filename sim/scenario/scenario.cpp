@@ -386,12 +386,26 @@ struct Loader {
         if (!value->is_string())
           return error_at(where_of(file, *value), "[validate] calibration_scenario must be a file name");
         spec.calibration_source = value->as_string()->get();
+      } else if (key == "also") {
+        auto files = strings(*value, key);
+        if (!files.ok()) return files.status();
+        for (const auto& name : *files) {
+          const fs::path beside = file.parent_path() / name;
+          std::error_code ec;
+          if (fs::path(name).has_parent_path() || fs::path(name).extension() != ".toml" ||
+              !fs::is_regular_file(beside, ec)) {
+            return error_at(where_of(file, *value), "[validate] also names \"" + name +
+                                                        "\", which is not a .toml file beside " +
+                                                        file.filename().string());
+          }
+        }
+        spec.also = *files;
       } else {
         return error_at(where_of(file, *value),
                         "unknown key \"" + key +
                             "\" in [validate], expected one of: metrics, repetitions, "
                             "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
-                            "latencies, calibration, calibration_scenario");
+                            "latencies, calibration, calibration_scenario, also");
       }
       if (!s.ok()) return s;
     }

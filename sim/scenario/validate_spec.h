@@ -46,6 +46,9 @@ struct ValidateSpec {
   // measured: a calibration scenario on points outside the validation grid.
   std::vector<std::pair<std::string, std::string>> calibration;
   std::string calibration_source;
+  // Further validation files of the study, beside this one (share's validate-headline.toml): `perflab
+  // validate STUDY` runs them after this file. A held-out grid is not listed: it is run by its file name.
+  std::vector<std::string> also;
 };
 
 }  // namespace perflab

@@ -64,6 +64,10 @@ struct ParamSpec {
   }
 };
 
+// A grid column's label that means "not set: the study's own default applies" (an empty path, a -1
+// sentinel): reports list such a parameter as left at its default, not as a value.
+inline bool is_unset_label(const std::string& label) { return label.empty() || label == "-1"; }
+
 // One builder per type; `default_value` is a TOML literal (quoted for strings), empty for "required".
 ParamSpec int_param(std::string name, std::string default_value, std::string meaning);
 ParamSpec real_param(std::string name, std::string default_value, std::string meaning);

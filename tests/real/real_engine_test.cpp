@@ -152,8 +152,8 @@ TEST(Validate, TheSummaryFileRecordsItsRun) {
 }
 
 // A scenarios folder (PERFLAB_SCENARIOS) whose share study is the shipped one but for the [validate]
-// criteria of each of its validation files (validate.toml and validate-*.toml, all of which `validate share`
-// runs): each "KEY = VALUE" line of `criteria` replaces the line of that key.
+// criteria of each of its validation files (validate.toml and the validate-headline.toml it lists in
+// `also`, both of which `validate share` runs): each "KEY = VALUE" line of `criteria` replaces the line of that key.
 fs::path share_with_criteria(const TempDir& dir, const std::vector<std::string>& criteria) {
   const fs::path shipped = fs::path(PERFLAB_SCENARIOS) / "share";
   const fs::path study = dir / "scenarios" / "share";

@@ -11,9 +11,12 @@ namespace perflab::testing {
 namespace {
 namespace fs = std::filesystem;
 
-// A scenarios folder holding share's validate.toml with `from` replaced by `to` (PERFLAB_SCENARIOS).
+// A scenarios folder holding share's validate.toml alone (its `also` line dropped) with `from` replaced by
+// `to` (PERFLAB_SCENARIOS).
 fs::path share_validation_with(const TempDir& dir, const std::string& from, const std::string& to) {
-  std::string text = read_file(fs::path(PERFLAB_SCENARIOS) / "share" / "validate.toml");
+  std::string text =
+      std::regex_replace(read_file(fs::path(PERFLAB_SCENARIOS) / "share" / "validate.toml"),
+                         std::regex("\nalso = [^\n]*"), "");
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -51,6 +54,17 @@ TEST(ValidateInputs, TheStatedTimeIsTheCommittedRunsWallTime) {
       r.err.find("validate: 4 run(s); the committed runs of the same scenarios took 28 s "
                  "(results/validate-quick/); --set changes the grid, so this one may take more or less\n"),
       r.err.find("real passes"))
+      << r.err;
+}
+
+TEST(ValidateInputs, AFurtherFileThatIsNotBesideTheValidationIsRefused) {
+  TempDir dir;
+  auto scenarios = share_validation_with(dir, "[validate]\n", "[validate]\nalso = [\"validate-nowhere.toml\"]\n");
+  auto r = run_perflab("validate share", {{"PERFLAB_SCENARIOS", scenarios.string()}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("[validate] also names \"validate-nowhere.toml\", which is not a .toml file beside "
+                       "validate.toml"),
+            std::string::npos)
       << r.err;
 }
 

@@ -265,6 +265,25 @@ TEST(SimEngine, CsvHoldsBaseUnitsAndTablesKeepTheScenarioSpelling) {
   EXPECT_NE(md.out.find("| 1MiB |"), std::string::npos) << md.out;
 }
 
+// The summary's "Fixed:" line shows values only: a parameter the scenario leaves at the study's own default
+// (share's empty `file`, its -1 "not set" costs) is listed as such, not as "file = " or "call_cost = -1".
+TEST(SimEngine, TheFixedLineListsUnsetParametersAsLeftAtTheirDefaults) {
+  TempDir dir;
+  write_file(dir / "s.toml",
+             "[scenario]\nname = \"s\"\nstudy = \"share\"\n[network]\nlatency = \"constant(1ms)\"\n"
+             "bandwidth = \"100MBps\"\n[params]\nfile_size = \"256KiB\"\n[sweep]\nloop = [\"eager\", "
+             "\"coalesced\"]\n");
+  auto r = run_perflab("run " + (dir / "s.toml").string() + " --out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string fixed = r.out.substr(r.out.find("Fixed: "));
+  const std::string line = fixed.substr(0, fixed.find('\n'));
+  EXPECT_EQ(line.find("= -1"), std::string::npos) << line;
+  EXPECT_EQ(line.find("file = ,"), std::string::npos) << line;
+  EXPECT_NE(line.find("file_size = 256KiB"), std::string::npos) << line;
+  EXPECT_NE(line.find(". Left at their defaults: file, "), std::string::npos) << line;
+  EXPECT_NE(line.find("call_cost"), std::string::npos) << line;
+}
+
 TEST(SimEngine, JsonAndMarkdownSummaries) {
   TempDir dir;
   write_file(dir / "s.toml",
