@@ -94,6 +94,10 @@ std::string calibration_text(const CalibrationFit& fit,
         if (old.param != c.param) continue;
         if (old.unit != c.unit) {
           out += fmt::format(" (committed: {} {})", format_number(old.value), old.unit);
+        } else if (old.value == c.value) {
+          out += " (committed " + format_number(old.value) + ": unchanged)";
+        } else if (old.value == 0) {
+          out += " (committed 0: moved from zero)";
         } else {
           out += fmt::format(" (committed {}: moved {:+.1f}%)", format_number(old.value),
                              100 * (c.value / old.value - 1));

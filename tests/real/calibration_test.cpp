@@ -75,5 +75,17 @@ TEST(Calibration, ThePrintoutSaysHowFarEachConstantMoved) {
   EXPECT_NE(text.find("residuals over 2 points: mean |ln| 0.0477, max 0.0953"), std::string::npos) << text;
 }
 
+// A constant fitted at zero again, or away from a committed zero, has no percentage to print.
+TEST(Calibration, AConstantAtZeroSaysUnchangedOrMovedFromZero) {
+  CalibrationFit fit;
+  fit.method = "m";
+  fit.constants = {{"lock_section_cost", 0, "us"}, {"lock_idle_cost", 2.5, "us"}};
+  std::string text = calibration_text(
+      fit, std::vector<CalibratedConstant>{{"lock_section_cost", 0, "us"}, {"lock_idle_cost", 0, "us"}});
+  EXPECT_NE(text.find("lock_section_cost = 0 us (committed 0: unchanged)"), std::string::npos) << text;
+  EXPECT_NE(text.find("lock_idle_cost = 2.5 us (committed 0: moved from zero)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace perflab
