@@ -5,6 +5,7 @@
 // (tests/dispatcher/dispatcher_study_test.cpp checks that they agree with the committed file).
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "scenarios/dispatcher/lock_cost_fit.h"
@@ -25,7 +26,8 @@ double rounded(double value) {
 
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
-  hook.fit = [](const RunTable& real, const RunTable*) -> Result<CalibrationFit> {
+  hook.fit = [](const RunTable& real, const RunTable*,
+                const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     std::vector<LockCostObservation> observations;
     for (const auto& row : real.rows) {
       if (!row.ok()) continue;
@@ -43,7 +45,18 @@ CalibrationHook calibration_fit() {
     const LockCostModel cache = knobs().options(real.params(0)).lock_cost;
     auto fitted = fit_lock_cost(observations, cache);
     if (!fitted.ok()) return fitted.status();
-    const LockCostModel& m = fitted->model;
+    LockCostModel m = fitted->model;
+    if (at != nullptr) {  // the committed constants, in the units the fit writes them with below
+      for (auto [param, unit, scale, field] :
+           {std::tuple{"lock_section_cost", "us", 1e-6, &m.section_s}, std::tuple{"lock_move_cost", "us", 1e-6, &m.move_s},
+            std::tuple{"lock_idle_cost", "us", 1e-6, &m.idle_s}, std::tuple{"cold_ns_per_op", "", 1.0, &m.cold_ns_per_op},
+            std::tuple{"ns_per_op", "", 1.0, &m.ns_per_op},
+            std::tuple{"ns_per_op_per_doubling", "", 1.0, &m.ns_per_op_per_doubling}}) {
+        auto value = constant_value(*at, param, unit);
+        if (!value.ok()) return value.status();
+        *field = *value * scale;
+      }
+    }
     CalibrationFit fit;
     fit.method =
         "least squares of ln(model / measured) of each run's lock_hold_total_s, every constant >= 0, "

@@ -17,7 +17,8 @@ namespace perflab::pipe_study {
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = false;
-  hook.fit = [](const RunTable& real, const RunTable* /*no sim*/) -> Result<CalibrationFit> {
+  hook.fit = [](const RunTable& real, const RunTable* /*no sim*/,
+                const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     struct Run {
       std::string label;
       double c0_us, c1_ns, bytes_per_read;
@@ -37,8 +38,16 @@ CalibrationHook calibration_fit() {
       c1s.push_back(c1);
     }
     if (runs.empty()) return Status::Error("no calibration run recorded the pump's reads: nothing to fit");
-    const double c0 = std::round(stats::quantile(c0s, 0.5) * 100) / 100;    // to 0.01 us
-    const double c1 = std::round(stats::quantile(c1s, 0.5) * 1000) / 1000;  // to 0.001 ns
+    double c0 = std::round(stats::quantile(c0s, 0.5) * 100) / 100;    // to 0.01 us
+    double c1 = std::round(stats::quantile(c1s, 0.5) * 1000) / 1000;  // to 0.001 ns
+    if (at != nullptr) {
+      auto committed_c0 = constant_value(*at, "read_cost_c0_us", "");
+      auto committed_c1 = constant_value(*at, "read_cost_c1_ns", "");
+      if (!committed_c0.ok()) return committed_c0.status();
+      if (!committed_c1.ok()) return committed_c1.status();
+      c0 = *committed_c0;
+      c1 = *committed_c1;
+    }
     CalibrationFit fit;
     fit.method =
         "read_cost_c0_us, read_cost_c1_ns = medians over the calibration points of each point's own cost "

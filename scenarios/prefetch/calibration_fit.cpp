@@ -15,7 +15,8 @@ namespace perflab::prefetch_study {
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = true;
-  hook.fit = [](const RunTable& real, const RunTable* sim) -> Result<CalibrationFit> {
+  hook.fit = [](const RunTable& real, const RunTable* sim,
+                const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     struct Run {
       std::string label;
       double real, sim, rpcs;
@@ -35,7 +36,12 @@ CalibrationHook calibration_fit() {
       }
     }
     if (runs.empty()) return Status::Error("no calibration run succeeded in both engines: nothing to fit");
-    const double overhead_s = stats::quantile(per_rpc, 0.5);
+    double overhead_s = stats::quantile(per_rpc, 0.5);
+    if (at != nullptr) {
+      auto committed = constant_value(*at, "exchange_overhead", "ms");
+      if (!committed.ok()) return committed.status();
+      overhead_s = *committed * 1e-3;
+    }
     CalibrationFit fit;
     fit.method =
         "exchange_overhead = median over runs of (real duration_s - sim duration_s) / rpcs, the sim "

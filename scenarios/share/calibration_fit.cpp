@@ -43,7 +43,8 @@ double median_of(const std::vector<Run>& runs, const std::function<double(const 
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = true;
-  hook.fit = [](const RunTable& real, const RunTable* sim) -> Result<CalibrationFit> {
+  hook.fit = [](const RunTable& real, const RunTable* sim,
+                const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     std::vector<Run> call_points;
     std::vector<Run> byte_points;
     for (const auto& row : real.rows) {
@@ -64,10 +65,18 @@ CalibrationHook calibration_fit() {
                            std::to_string(call_points.size()) + " and " + std::to_string(byte_points.size()));
     }
     double call_s = median_of(call_points, [](const Run& r) { return r.excess() / r.calls; });
-    const double byte_s =
+    double byte_s =
         median_of(byte_points, [call_s](const Run& r) { return (r.excess() - call_s * r.calls) / r.bytes; });
     call_s =
         median_of(call_points, [byte_s](const Run& r) { return (r.excess() - byte_s * r.bytes) / r.calls; });
+    if (at != nullptr) {
+      auto call_us = constant_value(*at, "native_call_cost", "");
+      auto byte_ns = constant_value(*at, "native_ns_per_byte", "");
+      if (!call_us.ok()) return call_us.status();
+      if (!byte_ns.ok()) return byte_ns.status();
+      call_s = *call_us * 1e-6;
+      byte_s = *byte_ns * 1e-9;
+    }
 
     CalibrationFit fit;
     fit.method =

@@ -83,7 +83,7 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     sim_table = run_in(*sim, 0, status);
     if (!sim_table) return status;
   }
-  auto fit = hook.fit(*real_table, sim_table ? &*sim_table : nullptr);
+  auto fit = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, nullptr);
   if (!fit.ok()) {
     std::fprintf(stderr, "perflab: calibrate %s: %s\n", planned.study->name.c_str(),
                  fit.status().message().c_str());
@@ -99,7 +99,15 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     before = std::move(read).value();
   }
   std::cout << "### " << real.name << ": calibration of " << planned.study->name << "\n\n"
-            << calibration_text(*fit, before) << "\n";
+            << calibration_text(*fit, before);
+  if (before) {  // do the committed constants still fit these runs, as well as they fit their own?
+    auto again = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, &*before);
+    auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
+    if (!again.ok()) return fail_input(again.status().message());
+    if (!own.ok()) return fail_input(own.status().message());
+    std::cout << rederivation_text(again->residuals, *own);
+  }
+  std::cout << "\n";
   const Provenance& run = current_provenance();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string record =

@@ -122,6 +122,40 @@ std::string calibration_text(const CalibrationFit& fit,
   return out;
 }
 
+Result<std::vector<double>> read_calibration_residuals(const fs::path& csv) {
+  std::ifstream in(csv);
+  if (!in) return Status::Error(csv.string() + ": cannot read the committed calibration's residuals");
+  std::vector<double> out;
+  std::string line;
+  std::getline(in, line);  // point,measured,fitted,log_error
+  for (int number = 2; std::getline(in, line); ++number) {
+    const auto comma = line.rfind(',');  // the point is quoted and may hold commas: log_error is last
+    try {
+      out.push_back(std::stod(line.substr(comma + 1)));
+    } catch (const std::exception&) {
+      return Status::Error(csv.string() + ":" + std::to_string(number) + ": expected a number in log_error");
+    }
+  }
+  return out;
+}
+
+std::string rederivation_text(const std::vector<CalibrationResidual>& committed_here,
+                              const std::vector<double>& committed_own) {
+  double here_total = 0, here_worst = 0, own_worst = 0;
+  for (const auto& r : committed_here) {
+    here_total += std::abs(r.log_error());
+    here_worst = std::max(here_worst, std::abs(r.log_error()));
+  }
+  for (double e : committed_own) own_worst = std::max(own_worst, std::abs(e));
+  if (committed_here.empty()) return "";
+  const bool within = here_worst <= own_worst;
+  return fmt::format(
+      "the committed constants on these runs: mean |ln| {:.4f}, max {:.4f}, against their own fit's max {:.4f}: "
+      "{}\n",
+      here_total / static_cast<double>(committed_here.size()), here_worst, own_worst,
+      within ? "re-derived (within its residual)" : "**not re-derived** (beyond its residual)");
+}
+
 std::optional<double> stated_wall_time(const std::filesystem::path& file) {
   std::ifstream in(file);
   const std::regex wall(R"(wall time (\d+) s)");

@@ -33,6 +33,14 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
 std::string calibration_csv(const CalibrationFit& fit);
 // The constants of a .calibration.toml; an error names the file and what is wrong in it.
 Result<std::vector<CalibratedConstant>> read_calibration(const std::filesystem::path& file);
+// The residuals (ln(measured / fitted)) of a .calibration.csv: how well the committed constants fit their own
+// runs.
+Result<std::vector<double>> read_calibration_residuals(const std::filesystem::path& csv);
+// Whether a calibration re-derives: `committed_here`, the committed constants' residuals on this run's points,
+// against `committed_own`, their residuals on the runs they were fitted on. It does when the worst here is
+// within the worst there ("within its printed residual").
+std::string rederivation_text(const std::vector<CalibrationResidual>& committed_here,
+                              const std::vector<double>& committed_own);
 // The time a committed run took, as its report or calibration file states it ("wall time N s"); nullopt
 // when the file is missing or states none. What validate and calibrate say before their first run.
 std::optional<double> stated_wall_time(const std::filesystem::path& file);

@@ -15,4 +15,17 @@ double CalibrationResidual::log_error() const {
   return std::log(measured / fitted);
 }
 
+Result<double> constant_value(const std::vector<CalibratedConstant>& constants, const std::string& param,
+                              const std::string& unit) {
+  for (const auto& c : constants) {
+    if (c.param != param) continue;
+    if (c.unit != unit) {
+      return Status::Error("calibration constant " + param + " is in \"" + c.unit + "\", expected \"" + unit +
+                           "\"");
+    }
+    return c.value;
+  }
+  return Status::Error("the calibration has no constant " + param);
+}
+
 }  // namespace perflab

@@ -39,10 +39,18 @@ struct CalibrationFit {
 };
 
 // A study's fit: from the calibration scenario's real runs and, when `needs_sim`, the sim's runs of the same
-// points and seeds with the constants at their defaults.
+// points and seeds with the constants at their defaults. With `at` (a committed calibration), the fit does
+// not fit: its constants are `at`'s and its residuals say how well they fit these runs, so a re-run on
+// another machine, or later, shows whether the committed constants still hold there.
 struct CalibrationHook {
   bool needs_sim = false;
-  std::function<Result<CalibrationFit>(const RunTable& real, const RunTable* sim)> fit;
+  std::function<Result<CalibrationFit>(const RunTable& real, const RunTable* sim,
+                                       const std::vector<CalibratedConstant>* at)>
+      fit;
 };
+
+// The value of `param` in `constants`; an error naming it when it is missing or has another unit.
+Result<double> constant_value(const std::vector<CalibratedConstant>& constants, const std::string& param,
+                              const std::string& unit);
 
 }  // namespace perflab

@@ -3,6 +3,8 @@
 // residuals and written where validate looks; the constant is typed in one place only.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -55,11 +57,16 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
   const std::string toml = read_file(file);
   EXPECT_NE(toml.find("exchange_overhead = { value = "), std::string::npos) << toml;
   EXPECT_NE(read_file(fs::path(file).replace_extension(".csv")).find("prefetch_depth=4"), std::string::npos);
-  // Re-derived: it says how far the constant moved from the committed file.
+  // Re-derived: it says how far the constant moved from the committed file, and how well the committed
+  // constant fits the new runs against its own.
   auto again = run_perflab("calibrate prefetch", study.env);
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("(committed "), std::string::npos) << again.out;
-  EXPECT_NE(again.out.find(": moved "), std::string::npos) << again.out;
+  EXPECT_TRUE(std::regex_search(again.out, std::regex(R"(\(committed [0-9.]+: (moved [-+][0-9.]+%|unchanged)\))")))
+      << again.out;
+  EXPECT_TRUE(std::regex_search(again.out,
+                                std::regex(R"(the committed constants on these runs: mean \|ln\| [0-9.]+, max [0-9.]+, )"
+                                           R"(against their own fit's max [0-9.]+: (re-derived|\*\*not re-derived))")))
+      << again.out;
 }
 
 TEST(Calibrate, ValidateWithoutTheCommittedFileIsRefusedBeforeRunning) {

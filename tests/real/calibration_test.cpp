@@ -75,6 +75,16 @@ TEST(Calibration, ThePrintoutSaysHowFarEachConstantMoved) {
   EXPECT_NE(text.find("residuals over 2 points: mean |ln| 0.0477, max 0.0953"), std::string::npos) << text;
 }
 
+// The committed constants re-derive when their worst residual on new runs is within their own fit's worst.
+TEST(Calibration, ReDerivedWhenTheCommittedConstantsFitNewRunsWithinTheirOwnResidual) {
+  const std::vector<CalibrationResidual> here = {{"a", 1.02, 1.0}, {"b", 1.0, 1.01}};
+  EXPECT_NE(rederivation_text(here, {0.01, -0.03}).find("max 0.0198, against their own fit's max 0.0300: "
+                                                         "re-derived (within its residual)"),
+            std::string::npos)
+      << rederivation_text(here, {0.01, -0.03});
+  EXPECT_NE(rederivation_text(here, {0.01}).find("**not re-derived** (beyond its residual)"), std::string::npos);
+}
+
 // A constant fitted at zero again, or away from a committed zero, has no percentage to print.
 TEST(Calibration, AConstantAtZeroSaysUnchangedOrMovedFromZero) {
   CalibrationFit fit;
