@@ -195,4 +195,20 @@ Result<ParamValue> to_param_value(const ParamSpec& spec, const Located& at) {
   return Status::Error("unreachable");
 }
 
+namespace {
+
+std::string known_params(const Study& study) {
+  std::vector<std::string> names;
+  for (const auto& p : study.params) names.push_back(p.name);
+  return join(names);
+}
+
+}  // namespace
+
+Status unknown_param(const std::string& where, const std::string& key, const Study& study) {
+  return error_at(where, "unknown parameter \"" + key + "\" for study \"" + study.name +
+                             "\", expected one of: " + known_params(study) + " (see perflab describe " +
+                             study.name + ")");
+}
+
 }  // namespace perflab

@@ -12,6 +12,7 @@
 
 #include "models/common/status.h"
 #include "sim/study/params.h"
+#include "sim/study/study.h"
 
 namespace perflab {
 
@@ -28,6 +29,9 @@ Status error_at(const std::string& where, const std::string& message);
 std::vector<std::pair<std::string, const toml::node*>> in_file_order(const toml::table& table);
 std::string toml_type_name(const toml::node& node);  // "a string", "an integer", ...
 Status wrong_type(const Located& at, const std::string& key, const std::string& expected);
+
+// "unknown parameter "x" for study "s", expected one of: ..." at `where`.
+Status unknown_param(const std::string& where, const std::string& key, const Study& study);
 
 // Converts one TOML value to a value of the type the parameter's spec declares, checking units, ranges,
 // choices and that files exist.
