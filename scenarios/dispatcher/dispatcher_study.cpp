@@ -1,6 +1,6 @@
 // Study `dispatcher`: OkHttp's Dispatcher (square/okhttp PR #4581). The knobs both engines share, each
-// bound to the member it sets, the micro workloads (micro_workload.cpp), the incident simulation
-// (incident.cpp) and the PR-shaped headline reports (dispatcher_report.cpp).
+// bound to the member it sets, the micro workloads (micro_workload.cpp), the incident on either engine
+// (incident_driver.cpp, entered by incident.cpp and real_incident.cpp) and the claims.
 #include "scenarios/dispatcher/dispatcher_study.h"
 
 #include <cstdio>
