@@ -37,6 +37,9 @@ enum Hand : std::uint32_t {
 
 // The client waits for answers at most this long before it checks whether a thread failed.
 constexpr double kFailureCheckS = 1.0;
+// No answer for this long while calls are in flight, or after the last arrival: the run is stuck (or its
+// calls last longer than the driver is for), an error on the run's clock.
+constexpr double kStuckAfterS = 120.0;
 
 // A request: its call and how long the server is to take, padded with zeros to `size` bytes.
 constexpr std::size_t kRequestFields = sizeof(std::uint64_t) + sizeof(double);
@@ -169,7 +172,9 @@ class IncidentClient {
       const double origin = client_.now() + seams_.start_margin_s;
       for (size_t i = 0; i < schedule_.size(); ++i) start_->put(Message{0, kStart, 0, encode_time(origin)});
       run_.duration_s = -origin;  // plus the last finish, below
-      ready = route_replies();
+      double last_arrival = origin;
+      for (const ScheduledCall& call : schedule_) last_arrival = std::max(last_arrival, origin + call.time_s);
+      ready = route_replies(last_arrival);
     }
     if (!ready.ok()) abort(ready);
     for (size_t w = 0; w < workers_; ++w) calls_queue_->put(Message{0, kStop, 0, {}});
@@ -265,12 +270,21 @@ class IncidentClient {
   }
 
   // The client's body, while the threads run: every host's response to the worker waiting for it.
-  Status route_replies() {
+  Status route_replies(double last_arrival) {
     const size_t calls = schedule_.size();
+    double answered_at = client_.now();
     for (size_t replies = 0; replies < calls;) {
       if (aborting_) return Status::Error(failure());
       auto batch = client_.receive(client_.now() + kFailureCheckS);
       if (!batch.ok()) return batch.status();
+      const double now = client_.now();
+      if (batch->empty() && (requests_sent_ > replies || now > last_arrival) &&
+          now - answered_at > kStuckAfterS) {
+        return Status::Error("no call was answered for " + std::to_string(static_cast<int>(kStuckAfterS)) +
+                             " s (" + std::to_string(replies) + " of " + std::to_string(calls) +
+                             " answered): the run is stuck, or its calls last longer than the driver waits");
+      }
+      if (!batch->empty()) answered_at = now;
       for (Message& message : std::move(batch).value()) {
         if (message.kind == transport::kPeerEnded) {
           return Status::Error("host " + std::to_string(message.from) +
@@ -290,6 +304,7 @@ class IncidentClient {
 
   Status send(transport::Peer peer, std::uint32_t kind, std::uint64_t id, std::string payload) {
     count_bytes(kind == kRequest ? "request" : "done", Message::kHeaderBytes + payload.size());
+    if (kind == kRequest) ++requests_sent_;
     return client_.send(peer, kind, id, std::move(payload));
   }
 
@@ -356,6 +371,7 @@ class IncidentClient {
   std::vector<double> enqueued_at_;
   std::unique_ptr<std::atomic<int>[]> runs_;  // times each call was run: 1 when all is well
   std::atomic<bool> aborting_{false};
+  std::atomic<size_t> requests_sent_{0};
 
   std::mutex done_mutex_;  // the rest
   IncidentRun run_;

@@ -22,6 +22,8 @@ namespace {
 constexpr double kStartMarginS = 0.2;
 // One application thread per call: beyond this many, the machine's thread limit is the experiment.
 constexpr std::int64_t kMaxCalls = 20'000;
+// One process per host: the scenarios have at most 50 (validate-heldout.toml).
+constexpr std::int64_t kMaxHosts = 256;
 // Locked sections a call takes (enqueue and its promotion, finished and its promotion), and a few more: the
 // monitor's records are made for them up front, so that none is allocated under the lock.
 constexpr size_t kSectionsPerCall = 4;
@@ -35,6 +37,11 @@ Result<RealIncident> run_real_incident(const RunContext& context, const Dispatch
     return Status::Error("calls = " + std::to_string(x.calls) +
                          ": the real engine makes one application thread per call, expected at most " +
                          std::to_string(kMaxCalls));
+  }
+  if (x.hosts > kMaxHosts) {
+    return Status::Error("hosts = " + std::to_string(x.hosts) +
+                         ": the real engine forks a process per host, expected at most " +
+                         std::to_string(kMaxHosts));
   }
   if (!(context.network.bandwidth > 0)) {
     return Status::Error("[network] bandwidth must be positive for the real engine's links");
