@@ -4,8 +4,8 @@
 //   host        the host the request went to, any non-empty text (required)
 //   duration_s  how long the server took to answer, >= 0 (optional)
 // `#` lines are comments. docs/your-own-workload.md shows how to make one from an nginx or Apache access log.
-// The incident simulation (scenarios/dispatcher/incident.cpp) replays the arrivals and hosts (and server
-// times when given); the micro engine enqueues the host sequence as a burst (workloads.h).
+// The incident (scenarios/dispatcher/incident_driver.cpp, both engines) replays the arrivals and hosts (and
+// server times when given); the micro engine enqueues the host sequence as a burst (workloads.h).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // The incident's calls as the application makes them: open-loop Poisson arrivals to hosts picked by their
-// popularity, and the streams (sim/study/seeding.h) they and the calls' server times draw from. Shared by the
-// sim (incident.cpp) and the real engine (real_incident.cpp), so both engines draw the same arrivals.
+// popularity, and the streams (sim/study/seeding.h) they and the calls' server times draw from, for the
+// incident's one driver (incident_driver.cpp): both engines draw the same arrivals.
 #pragma once
 
 #include <algorithm>

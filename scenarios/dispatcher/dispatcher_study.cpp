@@ -1,12 +1,13 @@
 // Study `dispatcher`: OkHttp's Dispatcher (square/okhttp PR #4581). The knobs both engines share, each
-// bound to the member it sets, the micro workloads (micro_workload.cpp), the incident simulation
-// (incident.cpp) and the PR-shaped headline reports (dispatcher_report.cpp).
+// bound to the member it sets, the micro workloads (micro_workload.cpp), the incident on either engine
+// (incident_driver.cpp, entered by incident.cpp and real_incident.cpp) and the claims.
 #include "scenarios/dispatcher/dispatcher_study.h"
 
 #include <cstdio>
 #include <memory>
 
 #include "models/dispatcher/request_log.h"
+#include "scenarios/dispatcher/incident_driver.h"
 
 #include "sim/runner/run_table.h"
 
@@ -185,7 +186,7 @@ const MetricBindings<RealIncidentResult>& real_metrics() {
     using R = RealIncidentResult;
     MetricBindings<R> m;
     bind_incident(m, [](const R& r) -> const IncidentResult& { return r.incident; });
-    bind_oversleep(m, "sleeps on a deadline in the future (application and worker threads)");
+    bind_oversleep(m, "sleeps on a deadline in the future (the application threads, the hosts' timers)");
     return m;
   }();
   return metrics;
@@ -282,8 +283,22 @@ Study dispatcher_study() {
     return PointInputs(std::make_shared<const dispatcher::RequestLog>(std::move(log).value()));
   };
   study.prepare_reads = {"request_log", "strategy"};
-  bind_sim(study, sim_metrics(), run_incident);
-  bind_real(study, real_metrics(), run_real_incident);
+  bind_sim(study, sim_metrics(), [](const RunContext& context) -> Result<IncidentResult> {
+    const DispatcherOptions x = knobs().options(context.params);
+    auto setup = incident_setup(x);
+    if (!setup.ok()) return setup.status();
+    auto sim = run_sim_incident(context, x, *setup);
+    if (!sim.ok()) return sim.status();
+    return sim->incident;
+  });
+  bind_real(study, real_metrics(), [](const RunContext& context) -> Result<RealIncidentResult> {
+    const DispatcherOptions x = knobs().options(context.params);
+    auto setup = incident_setup(x);
+    if (!setup.ok()) return setup.status();
+    auto real = run_real_incident(context, x, *setup);
+    if (!real.ok()) return real.status();
+    return real->real;
+  });
   bind_micro(study, micro_metrics(), setup_micro_workload);
   study.claims = dispatcher_claims;
   study.calibration = calibration_fit();

@@ -1,7 +1,8 @@
 // The `dispatcher` study's pieces, registered together in dispatcher_study.cpp: its options and knobs, the
 // micro engine's workloads that time the real Dispatcher (micro_workload.cpp) or the real OkHttp on a JVM
-// (okhttp_jvm_workload.cpp), the incident simulation with the real Dispatcher behind a simulated monitor
-// (incident.cpp), the same incident on real threads in real time (real_incident.cpp), and the claims. Its
+// (okhttp_jvm_workload.cpp), the incident's one driver (incident_driver.h) with the real Dispatcher behind a
+// simulated monitor (incident.cpp) or a real one on real threads in real time (real_incident.cpp), and the
+// claims. Its
 // presentation (the PR-shaped reports, plots) is scenarios/dispatcher/page.py.
 #pragma once
 
@@ -15,7 +16,7 @@
 #include "models/dispatcher/workloads.h"
 #include "scenarios/dispatcher/jvm/okhttp_jvm.h"
 #include "scenarios/dispatcher/lock_cost_model.h"
-#include "scenarios/dispatcher/simulated_monitor.h"
+#include "scenarios/dispatcher/lock_hand_off.h"
 #include "sim/sampling/distribution.h"
 #include "sim/study/knobs.h"
 #include "sim/study/metrics.h"
@@ -128,8 +129,6 @@ using SharedJvm = Result<std::shared_ptr<const okhttp_jvm::JvmServer>>;
 PointInputs prepare_okhttp_jvm();
 Result<MicroWorkloadOf<WorkloadReport>> setup_okhttp_jvm_workload(const DispatcherOptions& options,
                                                                   const PointInputs& inputs);
-Result<IncidentResult> run_incident(const RunContext& context);           // sim engine (incident.cpp)
-Result<RealIncidentResult> run_real_incident(const RunContext& context);  // real engine (real_incident.cpp)
 std::vector<Claim> dispatcher_claims(const RunTable& table);
 CalibrationHook calibration_fit();  // `perflab calibrate dispatcher` (calibration_fit.cpp)
 

@@ -24,20 +24,15 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/common/enum_names.h"
 #include "models/dispatcher/dispatcher.h"
 #include "scenarios/dispatcher/lock_cost_model.h"
+#include "scenarios/dispatcher/lock_hand_off.h"
 
 namespace perflab {
 class Timeline;
 }
 
 namespace perflab::dispatcher_study {
-
-enum class LockHandOff { kBarging, kFifo };
-
-inline const EnumNames<LockHandOff> kLockHandOffNames{
-    "lock hand-off policy", {{LockHandOff::kBarging, "barging"}, {LockHandOff::kFifo, "fifo"}}};
 
 class SimulatedMonitor {
  public:

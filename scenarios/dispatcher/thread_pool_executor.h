@@ -1,7 +1,8 @@
 // A real thread-pool Executor, as OkHttp's ExecutorService: `execute` queues the call, `threads` worker
 // threads pop calls and hand each to the runner its owner supplies (which plays the call and then tells the
-// Dispatcher it finished). The incident's real engine (real_incident.cpp) and the stress test use it. Once
-// destruction starts it rejects new calls; the destructor drains the queue and joins every worker.
+// Dispatcher it finished). The stress test uses it; the incident's driver has its own over a transport's
+// channel (incident_driver.cpp), the same queue on both engines. Once destruction starts it rejects new
+// calls; the destructor drains the queue and joins every worker.
 #pragma once
 
 #include <condition_variable>

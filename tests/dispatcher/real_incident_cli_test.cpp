@@ -55,7 +55,7 @@ TEST_F(RealIncident, EveryStrategyFinishesEveryCallTakingTheLockAsOftenAsTheSim)
     EXPECT_GT(std::stod(real[i]["ops_under_lock"]), 0) << at;
     EXPECT_GE(std::stod(real[i]["lock_hold_total_s"]), std::stod(real[i]["lock_hold_max_s"])) << at;
     EXPECT_GE(std::stod(real[i]["duration_s"]), 0.1) << at;  // the last arrival is ~0.1 s in
-    EXPECT_GE(std::stod(real[i]["sleeps"]), kCalls) << at;   // each worker's exchange at least
+    EXPECT_GE(std::stod(real[i]["sleeps"]), kCalls) << at;   // each application thread's sleep at least
   }
   EXPECT_TRUE(no_process_left());
 }

@@ -318,6 +318,11 @@ class MortalServer : public transport::Node {
   Result<transport::Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
     return node_.spawn(name, std::move(body));
   }
+  Status start_thread(const std::string& name, std::function<void()> body) override {
+    return node_.start_thread(name, std::move(body));
+  }
+  void join_threads() override { node_.join_threads(); }
+  std::unique_ptr<transport::Channel> channel() override { return node_.channel(); }
 
  private:
   Node& node_;
@@ -345,6 +350,11 @@ class KillingClient : public transport::Node {
       return body(server);
     });
   }
+  Status start_thread(const std::string& name, std::function<void()> body) override {
+    return node_.start_thread(name, std::move(body));
+  }
+  void join_threads() override { node_.join_threads(); }
+  std::unique_ptr<transport::Channel> channel() override { return node_.channel(); }
 
  private:
   Node& node_;

@@ -1,12 +1,18 @@
 // See real_transport.h.
 #include "sim/engines/transport/real_transport.h"
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "sim/engines/real/frame_inbox.h"
@@ -56,10 +62,41 @@ Result<NodeEnd> decode_end(const std::string& payload) {
   return end;
 }
 
+// A channel between the threads of one process: a mutex, a condition variable and a queue.
+class RealChannel : public Channel {
+ public:
+  void put(Message message) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.push_back(std::move(message));
+    }
+    ready_.notify_one();
+  }
+  Result<Message> take() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!ready_.wait_for(lock, std::chrono::milliseconds(kIdleTimeoutMs),
+                         [this] { return !queue_.empty(); })) {
+      return Status::Error("a thread waited " + std::to_string(kIdleTimeoutMs / 1000) +
+                           " s for a message on its channel");
+    }
+    Message message = std::move(queue_.front());
+    queue_.pop_front();
+    return message;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Message> queue_;
+};
+
 class RealNode : public Node {
  public:
   RealNode(std::string name, const RunContext& context, std::int64_t epoch_ns, real::FrameInbox inbox)
       : name_(std::move(name)), context_(context), epoch_ns_(epoch_ns), inbox_(std::move(inbox)) {}
+  ~RealNode() override { join_threads(); }
+  RealNode(const RealNode&) = delete;
+  RealNode& operator=(const RealNode&) = delete;
 
   double now() override { return static_cast<double>(real::monotonic_ns() - epoch_ns_) * 1e-9; }
   void sleep_until(double deadline) override { sleeper_.sleep_until(to_ns(deadline)); }
@@ -104,6 +141,7 @@ class RealNode : public Node {
 
   Result<Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
     if (!is_hub_) return Status::Error("only the hub spawns nodes, not " + name_);
+    if (!threads_.empty()) return Status::Error(name_ + " started threads before spawning " + name);
     auto listener = real::listen_loopback();
     if (!listener.ok()) return listener.status();
     const std::uint16_t port = listener->port;
@@ -125,11 +163,28 @@ class RealNode : public Node {
     return peer;
   }
 
+  Status start_thread(const std::string& name, std::function<void()> body) override {
+    try {
+      threads_.emplace_back(std::move(body));
+    } catch (const std::system_error& error) {
+      return Status::Error(name_ + " cannot start thread " + name + ": " + error.what());
+    }
+    return Status::OK();
+  }
+
+  void join_threads() override {
+    for (auto& thread : threads_) thread.join();
+    threads_.clear();
+  }
+
+  std::unique_ptr<Channel> channel() override { return std::make_unique<RealChannel>(); }
+
   // After the hub's body: lets every spawned node end (after its last frames when the hub succeeded, at
   // once by closing the links when it failed), reaps them, and says how the first that failed ended. A node
   // whose end the hub's body was told of (kPeerEnded) was the hub's to judge: when the hub still succeeded,
   // that end fails nothing (a driver that recovers from a lost peer, as share's fetcher takes another share).
   Status finish(const Status& hub) {
+    join_threads();  // the hub's threads end on their own (a channel's take() is bounded)
     const std::map<Peer, bool> judged = ended_;
     const std::int64_t until = real::monotonic_ns() + std::int64_t{kExitTimeoutMs} * 1'000'000;
     if (hub.ok()) {
@@ -195,6 +250,7 @@ class RealNode : public Node {
     Status linked = node.add_link(0, std::move(fd).value(), latency_stream(name, /*to_hub=*/true));
     if (!linked.ok()) return fail(name, linked);
     Status ended = body(node);
+    node.join_threads();
     Status told =
         node.send(0, kNodeEnd, 0, encode_end({ended.ok() ? "" : ended.message(), node.oversleep()}));
     if (!ended.ok()) return fail(name, ended);
@@ -216,14 +272,16 @@ class RealNode : public Node {
   std::map<Peer, NodeEnd> ends_;
   std::map<Peer, bool> ended_;
   std::uint64_t received_ = 0;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace
 
 Result<RealRun> run_on_real(const RunContext& context, const std::string& name,
-                            const std::function<Status(Node&)>& hub) {
+                            const std::function<Status(Node&)>& hub, bool realtime) {
   RealRun run;
-  run.realtime = real::request_realtime_priority();  // before any process is forked: they inherit it
+  run.realtime =
+      realtime && real::request_realtime_priority();  // before any process is forked: they inherit it
   auto inbox = real::FrameInbox::create();
   if (!inbox.ok()) return inbox.status();
   RealNode node(name, context, real::monotonic_ns(), std::move(inbox).value());

@@ -22,10 +22,11 @@ struct RealRun {
   real::OversleepStats oversleep;  // how late every node's sleeps and timer wake-ups were
 };
 
-// Runs `hub` as node `name` in this process, then waits for the nodes it spawned to end (and kills those
-// that do not). An error says how a node's process ended if it did not end cleanly, then what the hub saw.
+// Runs `hub` as node `name` in this process, then joins its threads and waits for the nodes it spawned to
+// end (and kills those that do not). An error says how a node's process ended if it did not end cleanly,
+// then what the hub saw. `realtime`: ask for SCHED_FIFO first (every process and thread inherits it).
 Result<RealRun> run_on_real(const RunContext& context, const std::string& name,
-                            const std::function<Status(Node&)>& hub);
+                            const std::function<Status(Node&)>& hub, bool realtime = true);
 
 inline constexpr const char* kFaultVariable = "PERFLAB_REAL_FAULT";
 

@@ -35,6 +35,26 @@ constexpr unsigned kCourierStackBytes = 64 * 1024;  // a few calls deep: not Sim
 
 class SimNode;
 
+// A channel between the actors of one host: SimGrid's actors take turns (one runs at a time, until its next
+// simcall), so the queue needs no lock; the semaphore counts its messages and wakes takers in FIFO order.
+class SimChannel : public Channel {
+ public:
+  void put(Message message) override {
+    queue_.push_back(std::move(message));
+    ready_->release();
+  }
+  Result<Message> take() override {
+    ready_->acquire();
+    Message message = std::move(queue_.front());
+    queue_.pop_front();
+    return message;
+  }
+
+ private:
+  std::deque<Message> queue_;
+  s4u::SemaphorePtr ready_ = s4u::Semaphore::create(0);
+};
+
 // One message on its way: what its courier needs.
 struct Parcel {
   Message message;
@@ -164,6 +184,21 @@ class SimNode : public Node {
     return peer;
   }
 
+  Status start_thread(const std::string& name, std::function<void()> body) override {
+    threads_.push_back(s4u::Actor::create(name, host_, [body = std::move(body)] {
+      s4u::Actor::self()->daemonize();  // one the body did not join ends with the hub
+      body();
+    }));
+    return Status::OK();
+  }
+
+  void join_threads() override {
+    for (auto& thread : threads_) thread->join();
+    threads_.clear();
+  }
+
+  std::unique_ptr<Channel> channel() override { return std::make_unique<SimChannel>(); }
+
   // A courier's life: carry the parcel it was handed, then wait in its direction's pool for the next.
   void courier_loop(Courier& courier, Direction& direction) {
     for (;;) {
@@ -206,6 +241,7 @@ class SimNode : public Node {
   s4u::MutexPtr mutex_ = s4u::Mutex::create();
   s4u::ConditionVariablePtr arrived_ = s4u::ConditionVariable::create();
   std::deque<Message> inbox_;
+  std::vector<s4u::ActorPtr> threads_;
 };
 
 }  // namespace

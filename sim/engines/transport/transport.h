@@ -6,8 +6,10 @@
 // change to the driver is made once.
 //
 // A run is a star: the node that run_on_*() starts is the hub (peer 0); each node it spawns is a peer
-// numbered 1, 2, ... in spawn order, and talks to the hub only. A node is single-threaded: one body, one
-// event loop (receive() with a deadline is its only wait besides sleep_until and compute).
+// numbered 1, 2, ... in spawn order, and talks to the hub only. A node has one body, one event loop
+// (receive() with a deadline is its only wait besides sleep_until and compute), and may start threads
+// beside it (start_thread) that send, sleep and hand messages to each other through Channels, but never
+// receive: what arrives is the body's to route.
 //
 // Messages between two nodes leave in the order they are sent (one connection, as TCP): each waits for the
 // bytes before it to leave, at the [network] bandwidth, then travels the one-way latency drawn from
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,17 @@ inline std::string latency_stream(const std::string& node, bool to_hub) {
   return "transport.latency." + node + (to_hub ? ".up" : ".down");
 }
 
+// A queue of messages between the threads of one node: a study's own hand-offs (the calls an executor's
+// workers take, a reply the node's body routes to the thread waiting for it). Nothing is sent on a wire.
+class Channel {
+ public:
+  virtual ~Channel() = default;
+  // Appends `message`; never waits.
+  virtual void put(Message message) = 0;
+  // The oldest message, once there is one. An error when none comes for the engine's idle timeout.
+  virtual Result<Message> take() = 0;
+};
+
 class Node {
  public:
   virtual ~Node() = default;
@@ -70,6 +84,18 @@ class Node {
   // Starts node `name` running `body` on its own Node (the real engine forks a process named `name`);
   // returns its peer number. Only the hub spawns. A body that fails ends its node with that error.
   virtual Result<Peer> spawn(const std::string& name, std::function<Status(Node&)> body) = 0;
+
+  // Starts a thread of this node running `body` beside the node's body (an application thread, an
+  // executor's worker): the SimGrid engine runs an actor on the node's host, the real engine a thread of
+  // the node's process. It may call now, sleep_until, compute and send (the real engine's links take one
+  // sender at a time), and a Channel's put and take; not receive or spawn. Start threads after spawning
+  // (the real engine forks, which a process with threads must not). The engine joins them before the run
+  // returns; a body must end on its own (a Channel's message telling it to).
+  virtual Status start_thread(const std::string& name, std::function<void()> body) = 0;
+  // Waits until every thread this node started has returned.
+  virtual void join_threads() = 0;
+  // A new, empty channel between this node's threads.
+  virtual std::unique_ptr<Channel> channel() = 0;
 };
 
 }  // namespace perflab::transport
