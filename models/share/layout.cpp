@@ -195,27 +195,28 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   std::optional<TaggedHasher> file_hash;
   if (!crypttext_hash) file_hash.emplace("allmydata_crypttext_v1");
   std::string segment(s.segment_size, '\0');
-  std::string block(s.block_size, '\0');
+  std::string parity((nn - static_cast<size_t>(k)) * s.block_size, '\0');  // blocks k .. n-1 of a segment
+  std::vector<std::string_view> blocks(nn);
   for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
     uint64_t start = seg * s.segment_size;
     uint64_t length = std::min(s.segment_size, size - start);
     content->read(start, length, segment.data());
     std::string_view plain(segment.data(), length);
-    if (file_hash) file_hash->update(plain);
-    leaves[0] += crypttext_segment_hash(plain);
+    leaves[0] += file_hash ? file_hash->update_and_hash_segment(plain) : crypttext_segment_hash(plain);
     uint64_t padded = seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size;
     std::fill(segment.begin() + static_cast<std::ptrdiff_t>(length), segment.end(), '\0');
     uint64_t block_size = padded / static_cast<uint64_t>(k);
     for (size_t sh = 0; sh < nn; ++sh) {
-      std::string_view encoded;
       if (sh < static_cast<size_t>(k)) {
-        encoded = std::string_view(segment).substr(sh * block_size, block_size);
+        blocks[sh] = std::string_view(segment).substr(sh * block_size, block_size);
       } else {
-        code.encode_block(segment.data(), padded, static_cast<int>(sh), block.data());
-        encoded = std::string_view(block.data(), block_size);
+        char* out = parity.data() + (sh - static_cast<size_t>(k)) * block_size;
+        code.encode_block(segment.data(), padded, static_cast<int>(sh), out);
+        blocks[sh] = std::string_view(out, block_size);
       }
-      leaves[1 + sh] += block_hash(encoded);
     }
+    std::vector<std::string> hashes = block_hashes(blocks);  // two at a time
+    for (size_t sh = 0; sh < nn; ++sh) leaves[1 + sh] += hashes[sh];
     if (seg + 1 - first_unwritten == kLeavesPerWrite || seg + 1 == s.num_segments) write_leaves(seg + 1);
   }
   // Each tree in turn, from its leaves: one tree in memory at a time.
