@@ -27,9 +27,21 @@ using Digest = std::array<unsigned char, 32>;
 constexpr std::string_view kBlockTag = "allmydata_encoded_subshare_v1";
 constexpr std::string_view kCrypttextSegmentTag = "allmydata_crypttext_segment_v1";
 
+// Below this many bytes a hash is mostly OpenSSL's EVP set-up and clean-up (110 ns for 32 bytes, against
+// 54 ns on Sha256); above it OpenSSL's one stream is the faster (1.9 GB/s against 1.8). Hash-tree nodes and
+// the outer hash of every tagged hash are small.
+constexpr size_t kSmallMessage = 512;
+
 // SHA-256 of the pieces end to end, fed to the digest one by one (no copy of a block, a whole file or a
 // netstring), on one reused context.
 Digest sha256_of(std::initializer_list<std::string_view> pieces) {
+  size_t total = 0;
+  for (std::string_view piece : pieces) total += piece.size();
+  if (total < kSmallMessage) {
+    Sha256 small;
+    for (std::string_view piece : pieces) small.update(piece);
+    return small.finish();
+  }
   static thread_local std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
                                                                                       EVP_MD_CTX_free);
   Digest digest{};
