@@ -284,33 +284,42 @@ void EncodedFile::load_segment(uint64_t segnum) const {
 }
 
 std::string EncodedFile::block(int shnum, uint64_t segnum) const {
-  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
-  // past the end of the file), the others encoded from it.
-  load_segment(segnum);
-  uint64_t block_size = cached_segment_.size() / static_cast<uint64_t>(cap.needed_shares);
-  if (shnum < cap.needed_shares)
-    return cached_segment_.substr(static_cast<uint64_t>(shnum) * block_size, block_size);
-  std::string out(block_size, '\0');
-  ErasureCode(cap.needed_shares, cap.total_shares)
-      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
+  std::string out;
+  append_block(shnum, segnum, out);
   return out;
 }
 
+void EncodedFile::append_block(int shnum, uint64_t segnum, std::string& out) const {
+  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
+  // past the end of the file), the others encoded from it.
+  load_segment(segnum);
+  const size_t block_size = cached_segment_.size() / static_cast<size_t>(cap.needed_shares);
+  const size_t filled = out.size();
+  out.resize(filled + block_size);
+  ErasureCode(cap.needed_shares, cap.total_shares)
+      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data() + filled);
+}
+
 std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const {
+  std::string out;
+  append_read(shnum, start, length, out);
+  return out;
+}
+
+void EncodedFile::append_read(int shnum, uint64_t start, uint64_t length, std::string& out) const {
   const uint64_t end = std::min(start + length, share_size());
-  if (start >= end) return {};
+  if (start >= end) return;
   const Offsets& o = offsets;
   if (start >= o.data && end <= o.plaintext_hash_tree) {
-    // One whole data block, as the downloader asks for it: its encoding is the answer, with no copy.
+    // One whole data block, as the downloader asks for it: cut or encoded from its segment into `out`.
     uint64_t segnum = (start - o.data) / sizes.block_size;
     bool tail = segnum + 1 == sizes.num_segments;
     if (start == o.data + segnum * sizes.block_size &&
         end - start == (tail ? sizes.tail_block_size : sizes.block_size)) {
-      return block(shnum, segnum);
+      return append_block(shnum, segnum, out);
     }
   }
-  std::string out;
-  out.reserve(end - start);
+  out.reserve(out.size() + (end - start));
   const auto sh = static_cast<size_t>(shnum);
   uint64_t at = start;
   // Appends the part of [at, end) that falls in a section starting at `offset`.
@@ -344,7 +353,6 @@ std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const 
       section(ueb, o.uri_extension);
     }
   }
-  return out;
 }
 
 std::string EncodedFile::share(int shnum) const {
