@@ -24,9 +24,24 @@ const EVP_MD* sha256_md() {
 
 using Digest = std::array<unsigned char, 32>;
 
+constexpr std::string_view kBlockTag = "allmydata_encoded_subshare_v1";
+constexpr std::string_view kCrypttextSegmentTag = "allmydata_crypttext_segment_v1";
+
+// Below this many bytes a hash is mostly OpenSSL's EVP set-up and clean-up (110 ns for 32 bytes, against
+// 54 ns on Sha256); above it OpenSSL's one stream is the faster (1.9 GB/s against 1.8). Hash-tree nodes and
+// the outer hash of every tagged hash are small.
+constexpr size_t kSmallMessage = 512;
+
 // SHA-256 of the pieces end to end, fed to the digest one by one (no copy of a block, a whole file or a
 // netstring), on one reused context.
 Digest sha256_of(std::initializer_list<std::string_view> pieces) {
+  size_t total = 0;
+  for (std::string_view piece : pieces) total += piece.size();
+  if (total < kSmallMessage) {
+    Sha256 small;
+    for (std::string_view piece : pieces) small.update(piece);
+    return small.finish();
+  }
   static thread_local std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
                                                                                       EVP_MD_CTX_free);
   Digest digest{};
@@ -82,10 +97,10 @@ std::string tagged_pair_hash(std::string_view tag, std::string_view a, std::stri
 }
 
 std::string block_hash(std::string_view block) {
-  return tagged_hash("allmydata_encoded_subshare_v1", block);
+  return tagged_hash(kBlockTag, block);
 }
 std::string crypttext_segment_hash(std::string_view seg) {
-  return tagged_hash("allmydata_crypttext_segment_v1", seg);
+  return tagged_hash(kCrypttextSegmentTag, seg);
 }
 std::string uri_extension_hash(std::string_view ueb) {
   return tagged_hash("allmydata_uri_extension_v1", ueb);
@@ -97,25 +112,56 @@ std::string empty_leaf_hash(size_t index) {
   return tagged_hash("Merkle tree empty leaf", std::to_string(index));
 }
 
-TaggedHasher::TaggedHasher(std::string_view tag) : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
-  std::string prefix = netstring(tag);
-  if (!context_ || EVP_DigestInit_ex(context_.get(), sha256_md(), nullptr) != 1 ||
-      EVP_DigestUpdate(context_.get(), prefix.data(), prefix.size()) != 1) {
-    throw std::runtime_error("OpenSSL SHA-256 failed");
+namespace {
+
+// SHA256(digest): the outer hash of a tagged hash.
+std::string outer_hash(const Sha256::Digest& inner) {
+  Sha256 outer;
+  outer.update(std::string_view(reinterpret_cast<const char*>(inner.data()), inner.size()));
+  const Sha256::Digest digest = outer.finish();
+  return std::string(reinterpret_cast<const char*>(digest.data()), digest.size());
+}
+
+}  // namespace
+
+std::vector<std::string> tagged_hashes(std::string_view tag, const std::vector<std::string_view>& data) {
+  const std::string prefix = netstring(tag);
+  std::vector<std::string> out;
+  out.reserve(data.size());
+  size_t i = 0;
+  for (; i + 2 <= data.size(); i += 2) {
+    Sha256 a;
+    Sha256 b;
+    Sha256::update_pair(a, prefix, b, prefix);
+    Sha256::update_pair(a, data[i], b, data[i + 1]);
+    out.push_back(outer_hash(a.finish()));
+    out.push_back(outer_hash(b.finish()));
   }
+  if (i < data.size()) out.push_back(tagged_hash(tag, data[i]));
+  return out;
+}
+
+std::vector<std::string> block_hashes(const std::vector<std::string_view>& blocks) {
+  return tagged_hashes(kBlockTag, blocks);
+}
+
+TaggedHasher::TaggedHasher(std::string_view tag) {
+  inner_.update(netstring(tag));
 }
 
 void TaggedHasher::update(std::string_view data) {
-  if (EVP_DigestUpdate(context_.get(), data.data(), data.size()) != 1)
-    throw std::runtime_error("OpenSSL SHA-256 failed");
+  inner_.update(data);
+}
+
+std::string TaggedHasher::update_and_hash_segment(std::string_view segment) {
+  Sha256 own;
+  own.update(netstring(kCrypttextSegmentTag));
+  Sha256::update_pair(inner_, segment, own, segment);
+  return outer_hash(own.finish());
 }
 
 std::string TaggedHasher::finish() {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_DigestFinal_ex(context_.get(), digest.data(), &size) != 1)
-    throw std::runtime_error("OpenSSL SHA-256 failed");
-  return std::string(view(sha256_of({std::string_view(reinterpret_cast<const char*>(digest.data()), size)})));
+  return outer_hash(inner_.finish());
 }
 
 }  // namespace perflab::share

@@ -4,11 +4,11 @@
 //   tagged_pair_hash(tag, a, b) = tagged_hash(tag, netstring(a) + netstring(b))
 #pragma once
 
-#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
-struct evp_md_ctx_st;
+#include "models/share/sha256_lanes.h"
 
 namespace perflab::share {
 
@@ -25,15 +25,23 @@ std::string uri_extension_hash(std::string_view ueb);      // what the read cap 
 std::string merkle_pair_hash(std::string_view left, std::string_view right);
 std::string empty_leaf_hash(size_t index);
 
+// tagged_hash(tag, d) of each d, hashed two at a time (sha256_lanes.h): the upload's n block hashes of a
+// segment are independent.
+std::vector<std::string> tagged_hashes(std::string_view tag, const std::vector<std::string_view>& data);
+std::vector<std::string> block_hashes(const std::vector<std::string_view>& blocks);
+
 // tagged_hash(tag, data) of data fed in pieces (a whole file, segment by segment).
 class TaggedHasher {
  public:
   explicit TaggedHasher(std::string_view tag);
   void update(std::string_view data);
+  // update(segment), and returns crypttext_segment_hash(segment): the upload hashes each segment for the
+  // whole file and for itself, the two streams side by side.
+  std::string update_and_hash_segment(std::string_view segment);
   std::string finish();  // once
 
  private:
-  std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> context_;
+  Sha256 inner_;
 };
 
 }  // namespace perflab::share

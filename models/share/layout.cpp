@@ -195,27 +195,28 @@ Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, in
   std::optional<TaggedHasher> file_hash;
   if (!crypttext_hash) file_hash.emplace("allmydata_crypttext_v1");
   std::string segment(s.segment_size, '\0');
-  std::string block(s.block_size, '\0');
+  std::string parity((nn - static_cast<size_t>(k)) * s.block_size, '\0');  // blocks k .. n-1 of a segment
+  std::vector<std::string_view> blocks(nn);
   for (uint64_t seg = 0; seg < s.num_segments; ++seg) {
     uint64_t start = seg * s.segment_size;
     uint64_t length = std::min(s.segment_size, size - start);
     content->read(start, length, segment.data());
     std::string_view plain(segment.data(), length);
-    if (file_hash) file_hash->update(plain);
-    leaves[0] += crypttext_segment_hash(plain);
+    leaves[0] += file_hash ? file_hash->update_and_hash_segment(plain) : crypttext_segment_hash(plain);
     uint64_t padded = seg + 1 == s.num_segments ? s.tail_segment_padded : s.segment_size;
     std::fill(segment.begin() + static_cast<std::ptrdiff_t>(length), segment.end(), '\0');
     uint64_t block_size = padded / static_cast<uint64_t>(k);
     for (size_t sh = 0; sh < nn; ++sh) {
-      std::string_view encoded;
       if (sh < static_cast<size_t>(k)) {
-        encoded = std::string_view(segment).substr(sh * block_size, block_size);
+        blocks[sh] = std::string_view(segment).substr(sh * block_size, block_size);
       } else {
-        code.encode_block(segment.data(), padded, static_cast<int>(sh), block.data());
-        encoded = std::string_view(block.data(), block_size);
+        char* out = parity.data() + (sh - static_cast<size_t>(k)) * block_size;
+        code.encode_block(segment.data(), padded, static_cast<int>(sh), out);
+        blocks[sh] = std::string_view(out, block_size);
       }
-      leaves[1 + sh] += block_hash(encoded);
     }
+    std::vector<std::string> hashes = block_hashes(blocks);  // two at a time
+    for (size_t sh = 0; sh < nn; ++sh) leaves[1 + sh] += hashes[sh];
     if (seg + 1 - first_unwritten == kLeavesPerWrite || seg + 1 == s.num_segments) write_leaves(seg + 1);
   }
   // Each tree in turn, from its leaves: one tree in memory at a time.
@@ -283,33 +284,42 @@ void EncodedFile::load_segment(uint64_t segnum) const {
 }
 
 std::string EncodedFile::block(int shnum, uint64_t segnum) const {
-  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
-  // past the end of the file), the others encoded from it.
-  load_segment(segnum);
-  uint64_t block_size = cached_segment_.size() / static_cast<uint64_t>(cap.needed_shares);
-  if (shnum < cap.needed_shares)
-    return cached_segment_.substr(static_cast<uint64_t>(shnum) * block_size, block_size);
-  std::string out(block_size, '\0');
-  ErasureCode(cap.needed_shares, cap.total_shares)
-      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data());
+  std::string out;
+  append_block(shnum, segnum, out);
   return out;
 }
 
+void EncodedFile::append_block(int shnum, uint64_t segnum, std::string& out) const {
+  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
+  // past the end of the file), the others encoded from it.
+  load_segment(segnum);
+  const size_t block_size = cached_segment_.size() / static_cast<size_t>(cap.needed_shares);
+  const size_t filled = out.size();
+  out.resize(filled + block_size);
+  ErasureCode(cap.needed_shares, cap.total_shares)
+      .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data() + filled);
+}
+
 std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const {
+  std::string out;
+  append_read(shnum, start, length, out);
+  return out;
+}
+
+void EncodedFile::append_read(int shnum, uint64_t start, uint64_t length, std::string& out) const {
   const uint64_t end = std::min(start + length, share_size());
-  if (start >= end) return {};
+  if (start >= end) return;
   const Offsets& o = offsets;
   if (start >= o.data && end <= o.plaintext_hash_tree) {
-    // One whole data block, as the downloader asks for it: its encoding is the answer, with no copy.
+    // One whole data block, as the downloader asks for it: cut or encoded from its segment into `out`.
     uint64_t segnum = (start - o.data) / sizes.block_size;
     bool tail = segnum + 1 == sizes.num_segments;
     if (start == o.data + segnum * sizes.block_size &&
         end - start == (tail ? sizes.tail_block_size : sizes.block_size)) {
-      return block(shnum, segnum);
+      return append_block(shnum, segnum, out);
     }
   }
-  std::string out;
-  out.reserve(end - start);
+  out.reserve(out.size() + (end - start));
   const auto sh = static_cast<size_t>(shnum);
   uint64_t at = start;
   // Appends the part of [at, end) that falls in a section starting at `offset`.
@@ -343,7 +353,6 @@ std::string EncodedFile::read(int shnum, uint64_t start, uint64_t length) const 
       section(ueb, o.uri_extension);
     }
   }
-  return out;
 }
 
 std::string EncodedFile::share(int shnum) const {

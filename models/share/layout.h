@@ -97,6 +97,8 @@ struct EncodedFile {
   uint64_t share_size() const { return offsets.uri_extension + ueb.size(); }
   // Bytes [start, start + length) of share `shnum`, short past its end: a storage server's read.
   std::string read(int shnum, uint64_t start, uint64_t length) const;
+  // The same bytes appended to `out`: a server writes a data block straight into its answer.
+  void append_read(int shnum, uint64_t start, uint64_t length, std::string& out) const;
   std::string block(int shnum, uint64_t segnum) const;  // its data block for the segment
   std::string share(int shnum) const;                   // the whole share file (small files, tests)
   std::vector<std::string> shares() const;
@@ -104,6 +106,7 @@ struct EncodedFile {
 
  private:
   void load_segment(uint64_t segnum) const;
+  void append_block(int shnum, uint64_t segnum, std::string& out) const;  // block(), appended to `out`
   mutable uint64_t cached_segnum_ = UINT64_MAX;  // the padded segment blocks were last cut or encoded from
   mutable std::string cached_segment_;
 };

@@ -356,20 +356,6 @@ void Bucket::readv(std::vector<Span> spans, OnReply on_reply) {
   reactor_.queue_call(server_, Call{WireCall{true, std::move(spans)}, std::move(on_reply)});
 }
 
-// Server `server`'s answers to one message of calls: its share's bytes for every span (EncodedFile::read
-// produces them as it sends them).
-std::vector<std::vector<std::string>> answer(const share::EncodedFile& file, int server,
-                                             const std::vector<WireCall>& calls) {
-  std::vector<std::vector<std::string>> answers;
-  answers.reserve(calls.size());
-  for (const auto& call : calls) {
-    std::vector<std::string> data;
-    for (const auto& span : call.spans) data.push_back(file.read(server, span.start, span.length));
-    answers.push_back(std::move(data));
-  }
-  return answers;
-}
-
 // A storage server's body: answers DYHB, then every message of calls in one go (charged its tokens on its
 // own CPU), until the downloader says bye (it sends its report and ends) or goes away.
 Status serve(Node& node, const share::EncodedFile& file, int server, double seconds_per_token) {
@@ -399,7 +385,11 @@ Status serve(Node& node, const share::EncodedFile& file, int server, double seco
           const double seconds = tokens * seconds_per_token;
           report.cpu_s += seconds;
           if (seconds > 0) node.sleep_until(node.now() + seconds);
-          sent = wire.send(0, kAnswers, message.id, encode_answers(answer(file, server, *calls)));
+          // Its share's bytes for every span, as EncodedFile::read produces them, straight into the answer.
+          sent = wire.send(0, kAnswers, message.id,
+                           encode_answers(*calls, [&file, server](const share::Span& span, std::string& out) {
+                             file.append_read(server, span.start, span.length, out);
+                           }));
           break;
         }
         case kBye:

@@ -4,7 +4,7 @@
 # category (so malloc is charged to its caller). Usage: profile_categories.py perf-script.txt
 import re, sys, collections
 RULES = [
-    ("hashing (SHA-256)", re.compile(r"libcrypto|sha256|TaggedHasher|tagged_hash|block_hash|merkle_pair_hash|crypttext_segment_hash")),
+    ("hashing (SHA-256)", re.compile(r"libcrypto|sha256|Sha256|compress_(one|two)_sha_ni|compress_portable|TaggedHasher|tagged_hash|block_hash|merkle_pair_hash|crypttext_segment_hash")),
     ("parity (RS encode/decode)", re.compile(r"mul_add|ErasureCode|\(anonymous namespace\)::field|invert")),
     ("content generation", re.compile(r"SeededContent|FileContent")),
     ("SimGrid events", re.compile(r"simgrid|libsimgrid|SimGridWorld|smx_|raw_swapcontext|boost::context")),

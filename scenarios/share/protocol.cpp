@@ -1,6 +1,9 @@
 // See protocol.h. The byte layout is sim/engines/real/wire_codec.h's.
 #include "scenarios/share/protocol.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "sim/engines/real/wire_codec.h"
 
 namespace perflab::share_study {
@@ -62,14 +65,30 @@ Result<std::vector<WireCall>> decode_calls(const std::string& payload) {
   return calls;
 }
 
-std::string encode_answers(const std::vector<std::vector<std::string>>& answers) {
-  Writer w;
-  w.put(static_cast<std::uint32_t>(answers.size()));
-  for (const auto& answer : answers) {
-    w.put(static_cast<std::uint32_t>(answer.size()));
-    for (const auto& data : answer) w.put_bytes(data);
+std::string encode_answers(const std::vector<WireCall>& calls, const AppendData& append_data) {
+  // Writer's layout (what decode_answers' Reader reads), written here so that each span's data goes
+  // straight into the message: a count, then per span the data's size, patched in once it is appended.
+  constexpr std::uint64_t kReserveLimit = std::uint64_t{1} << 20;  // a span may ask past the share's end
+  std::uint64_t expected = sizeof(std::uint32_t);
+  for (const WireCall& call : calls) {
+    expected += sizeof(std::uint32_t);
+    for (const share::Span& span : call.spans) expected += sizeof(std::uint64_t) + span.length;
   }
-  return w.take();
+  std::string out;
+  out.reserve(std::min(expected, kReserveLimit));
+  const auto put = [&out](auto value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); };
+  put(static_cast<std::uint32_t>(calls.size()));
+  for (const WireCall& call : calls) {
+    put(static_cast<std::uint32_t>(call.spans.size()));
+    for (const share::Span& span : call.spans) {
+      const size_t size_at = out.size();
+      put(std::uint64_t{0});
+      append_data(span, out);
+      const std::uint64_t size = out.size() - size_at - sizeof(std::uint64_t);
+      std::memcpy(out.data() + size_at, &size, sizeof size);
+    }
+  }
+  return out;
 }
 
 Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& payload) {

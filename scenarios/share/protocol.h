@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,8 +36,10 @@ struct WireCall {
 std::string encode_calls(const std::vector<WireCall>& calls);
 Result<std::vector<WireCall>> decode_calls(const std::string& payload);
 
-// Per call, its data: one string per span.
-std::string encode_answers(const std::vector<std::vector<std::string>>& answers);
+// The answers to `calls`: per call its data, one string per span, which `append_data(span, out)` appends to
+// the message itself (a server's block is copied once, from the segment it is cut from, into the message).
+using AppendData = std::function<void(const share::Span& span, std::string& out)>;
+std::string encode_answers(const std::vector<WireCall>& calls, const AppendData& append_data);
 Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& payload);
 
 // What a storage server says when the download is over: the bytes it sent per message kind (header and
