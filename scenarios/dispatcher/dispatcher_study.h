@@ -37,11 +37,11 @@ std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
 // run: results/dispatcher/dispatcher-calibrate-real.calibration.*). The incident and its validation both
 // run at these, so the published headline is the validated model.
 constexpr LockCostModel kCalibratedLockCost{/*section_s=*/0,
-                                            /*move_s=*/0.429e-6,
-                                            /*idle_s=*/3.73e-6,
-                                            /*cold_ns_per_op=*/31.8,
-                                            /*ns_per_op=*/3.92,
-                                            /*ns_per_op_per_doubling=*/8.97,
+                                            /*move_s=*/0.278e-6,
+                                            /*idle_s=*/1.82e-6,
+                                            /*cold_ns_per_op=*/53.4,
+                                            /*ns_per_op=*/6.91,
+                                            /*ns_per_op_per_doubling=*/10.3,
                                             /*l1d_bytes=*/48 * 1024,
                                             /*l2_bytes=*/1024 * 1024};
 
