@@ -7,6 +7,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "scenarios/dispatcher/dispatcher_study.h"
 #include "sim/runner/run_table.h"
@@ -24,6 +25,17 @@ using W = Workload;
 
 // median seconds[workload][strategy][n] over the points that finished
 using Medians = std::map<Workload, std::map<Implementation, std::map<int64_t, double>>>;
+// the sizes n the grid sweeps for each [workload][strategy], whether or not their points finished
+using Sizes = std::map<Workload, std::map<Implementation, std::set<int64_t>>>;
+
+Sizes swept_sizes(const RunTable& table) {
+  Sizes out;
+  for (size_t p = 0; p < table.scenario->grid.size(); ++p) {
+    const DispatcherOptions o = knobs().options(table.params(p));
+    out[o.workload][o.strategy].insert(o.n);
+  }
+  return out;
+}
 
 Medians medians(const RunTable& table) {
   Medians out;
@@ -101,7 +113,11 @@ std::vector<Claim> dispatcher_claims(const RunTable& table) {
   if (table.scenario->engine != Engine::kMicro) return {};
   std::vector<Claim> claims;
   auto seconds = medians(table);
+  auto swept = swept_sizes(table);
   for (const auto& bound : kExponents) {
+    // A grid that sweeps fewer sizes of the line than its claim needs (a calibration at one n) makes no
+    // claim; one whose points did not all finish (a size that timed out) claims NaN, which fails.
+    if (swept[bound.workload][bound.strategy].size() < (bound.at_the_end ? 2u : 3u)) continue;
     auto workload = seconds.find(bound.workload);
     if (workload == seconds.end() || workload->second.count(bound.strategy) == 0) continue;
     const auto& by_n = workload->second.at(bound.strategy);
