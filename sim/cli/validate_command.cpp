@@ -1,8 +1,8 @@
 // perflab validate: each study's committed validation scenario (scenarios/<study>/validate.toml) in the sim
 // engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
-// far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another, one
-// run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of the
-// [validate] table are set on the sim side only, and printed. A study whose check replays each real run
+// far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another,
+// one run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of
+// the [validate] table are set on the sim side only, and printed. A study whose check replays each real run
 // into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
 // Everything it can check without running (the studies named, --out, every run's [validate] table, its
 // ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
@@ -397,8 +397,8 @@ Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::pa
                                           bool quick, const std::vector<Override>& sets);
 
 // The runs of `name`, a study (its scenarios/<study>/validate.toml, then each file its [validate] `also`
-// lists) or a user's scenario file (FILE.toml): once per latency of its [validate] table (or once, when it names none or the
-// user set network.latency).
+// lists) or a user's scenario file (FILE.toml): once per latency of its [validate] table (or once, when it
+// names none or the user set network.latency).
 Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
                                            const std::vector<Override>& sets) {
   const bool users_file = fs::path(name).extension() == ".toml";
@@ -420,9 +420,8 @@ Result<std::vector<PlannedRun>> plan_study(const std::string& name, bool quick,
   auto first = plan_file(study, *file, users_file, quick, sets);
   if (!first.ok() || users_file) return first;
   std::vector<PlannedRun> runs = std::move(first).value();
-  auto listed = load_scenario(*file, sets);
-  if (!listed.ok()) return listed.status();
-  for (const std::string& further : listed->validate ? listed->validate->also : std::vector<std::string>{}) {
+  const std::vector<std::string> also = runs.front().scenario.validate->also;  // the file's, whatever --set
+  for (const std::string& further : also) {
     auto more = plan_file(study, file->parent_path() / further, false, quick, sets);
     if (!more.ok()) return more.status();
     for (auto& run : std::move(more).value()) runs.push_back(std::move(run));

@@ -224,8 +224,8 @@ TEST(LinkLatency, BothEnginesDrawEachDirectionFromItsNamedStream) {
 
 // The rule both engines share (downloader.h, dyhb_rtt_resolution): at the headline's jittered LAN the DYHB
 // round trips (100-300 us, drawn in the sim, measured in real, more under load) tie at options()'s 100 ms,
-// and both engines take the primary shares, so neither rebuilds a block; at a resolution finer than the jitter the sim takes the
-// shares its draws made fastest.
+// and both engines take the primary shares, so neither rebuilds a block; at a resolution finer than the
+// jitter the sim takes the shares its draws made fastest.
 TEST(DownloadShares, BothEnginesChooseTheSameSharesForASeed) {
   ShareOptions o = options(share::LoopPolicy::kCoalesced);
   auto file = encoded_file(o);
@@ -296,17 +296,11 @@ constexpr std::uint32_t kDie = 0xDEAD;  // the test's own message kind: "die now
 
 // A storage server's node that dies when told kDie: by SIGKILL on the real engine (its process is gone, as
 // a crashed server's), by ending its body with an error on SimGrid. Everything else is the node's.
-class MortalServer : public transport::Node {
+class MortalServer : public transport::NodeWrapper {
  public:
-  MortalServer(Node& node, bool real) : node_(node), real_(real) {}
-  double now() override { return node_.now(); }
-  void sleep_until(double deadline) override { node_.sleep_until(deadline); }
-  void compute(double seconds) override { node_.compute(seconds); }
-  Status send(transport::Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) override {
-    return node_.send(to, kind, id, std::move(payload));
-  }
+  MortalServer(Node& node, bool real) : NodeWrapper(node), real_(real) {}
   Result<std::vector<transport::Message>> receive(double deadline) override {
-    auto batch = node_.receive(deadline);
+    auto batch = target().receive(deadline);
     if (!batch.ok()) return batch;
     for (const auto& message : *batch) {
       if (message.kind != kDie) continue;
@@ -315,49 +309,28 @@ class MortalServer : public transport::Node {
     }
     return batch;
   }
-  Result<transport::Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
-    return node_.spawn(name, std::move(body));
-  }
-  Status start_thread(const std::string& name, std::function<void()> body) override {
-    return node_.start_thread(name, std::move(body));
-  }
-  void join_threads() override { node_.join_threads(); }
-  std::unique_ptr<transport::Channel> channel() override { return node_.channel(); }
 
  private:
-  Node& node_;
   bool real_;
 };
 
 // The client's node, which sends kDie instead of its `nth` message of calls (so to a server in use: its
 // calls go unanswered) and spawns MortalServers.
-class KillingClient : public transport::Node {
+class KillingClient : public transport::NodeWrapper {
  public:
-  KillingClient(Node& node, bool real, int nth) : node_(node), real_(real), nth_(nth) {}
-  double now() override { return node_.now(); }
-  void sleep_until(double deadline) override { node_.sleep_until(deadline); }
-  void compute(double seconds) override { node_.compute(seconds); }
+  KillingClient(Node& node, bool real, int nth) : NodeWrapper(node), real_(real), nth_(nth) {}
   Status send(transport::Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) override {
-    if (kind == kCalls && ++calls_ == nth_) return node_.send(to, kDie, id, "");
-    return node_.send(to, kind, id, std::move(payload));
-  }
-  Result<std::vector<transport::Message>> receive(double deadline) override {
-    return node_.receive(deadline);
+    if (kind == kCalls && ++calls_ == nth_) return target().send(to, kDie, id, "");
+    return target().send(to, kind, id, std::move(payload));
   }
   Result<transport::Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
-    return node_.spawn(name, [body = std::move(body), real = real_](Node& node) {
+    return target().spawn(name, [body = std::move(body), real = real_](Node& node) {
       MortalServer server(node, real);
       return body(server);
     });
   }
-  Status start_thread(const std::string& name, std::function<void()> body) override {
-    return node_.start_thread(name, std::move(body));
-  }
-  void join_threads() override { node_.join_threads(); }
-  std::unique_ptr<transport::Channel> channel() override { return node_.channel(); }
 
  private:
-  Node& node_;
   bool real_;
   int nth_;
   int calls_ = 0;

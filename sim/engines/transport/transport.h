@@ -21,6 +21,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/status.h"
@@ -35,7 +36,8 @@ struct Message {
   std::uint64_t id = 0;    // the study's: e.g. which request a reply answers
   std::string payload;     // the real bytes
 
-  static constexpr std::size_t kHeaderBytes = 28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
+  static constexpr std::size_t kHeaderBytes =
+      28;  // kind, id, due time, size: sim/engines/real/loopback_socket.h
   std::size_t wire_bytes() const { return kHeaderBytes + payload.size(); }
 };
 
@@ -96,6 +98,34 @@ class Node {
   virtual void join_threads() = 0;
   // A new, empty channel between this node's threads.
   virtual std::unique_ptr<Channel> channel() = 0;
+};
+
+// A Node that forwards every call to another (as LevelDB's EnvWrapper): a decorator overrides only the calls
+// it changes (a test's node that dies on a message, or drops one).
+class NodeWrapper : public Node {
+ public:
+  explicit NodeWrapper(Node& target) : target_(target) {}
+  double now() override { return target_.now(); }
+  void sleep_until(double deadline) override { target_.sleep_until(deadline); }
+  void compute(double seconds) override { target_.compute(seconds); }
+  Status send(Peer to, std::uint32_t kind, std::uint64_t id, std::string payload) override {
+    return target_.send(to, kind, id, std::move(payload));
+  }
+  Result<std::vector<Message>> receive(double deadline) override { return target_.receive(deadline); }
+  Result<Peer> spawn(const std::string& name, std::function<Status(Node&)> body) override {
+    return target_.spawn(name, std::move(body));
+  }
+  Status start_thread(const std::string& name, std::function<void()> body) override {
+    return target_.start_thread(name, std::move(body));
+  }
+  void join_threads() override { target_.join_threads(); }
+  std::unique_ptr<Channel> channel() override { return target_.channel(); }
+
+ protected:
+  Node& target() { return target_; }
+
+ private:
+  Node& target_;
 };
 
 }  // namespace perflab::transport
