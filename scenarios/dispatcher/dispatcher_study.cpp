@@ -119,6 +119,11 @@ const Knobs<DispatcherOptions>& knobs() {
          "real: ask for SCHED_FIFO for every thread (false: ordinary scheduling, as a service runs); the "
          "rows' realtime column says whether it was obtained")
         .only(real);
+    k.duration("stuck_after", &O::stuck_after_s,
+               "sim, real: a run whose calls in flight get no answer for this long (on its clock) fails as "
+               "stuck; raise it where a lock convoy legitimately answers nothing for minutes")
+        .at_least(1e-3)
+        .only(sim, real);
     k.path("request_log", &O::request_log,
            "a request log (CSV: time_s, host, optional duration_s) as the workload; sim: its arrivals, hosts "
            "(and server times) replace Poisson, host_popularity (and server_time); micro: its host sequence "

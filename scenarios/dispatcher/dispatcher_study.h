@@ -62,8 +62,9 @@ struct DispatcherOptions {
   Distribution server_time = Distribution::constant(50e-3, Quantity::kDuration);
   LockCostModel lock_cost = kCalibratedLockCost;
   LockHandOff lock = LockHandOff::kBarging;
-  bool sched_fifo = false;  // real: ask for SCHED_FIFO
-  std::string request_log;  // a request log (models/dispatcher/request_log.h) as the workload; empty: none
+  bool sched_fifo = false;     // real: ask for SCHED_FIFO
+  double stuck_after_s = 120;  // sim, real: no answer for this long while calls are in flight: stuck
+  std::string request_log;     // a request log (models/dispatcher/request_log.h) as the workload; empty: none
 };
 
 // With request_log set, the point's calls and n are the log's requests and hosts its distinct hosts (set in

@@ -13,6 +13,7 @@
 
 #include "scenarios/dispatcher/arrivals.h"
 #include "sim/engines/real/wire_codec.h"
+#include "sim/sampling/units.h"
 
 namespace perflab::dispatcher_study {
 namespace {
@@ -37,9 +38,6 @@ enum Hand : std::uint32_t {
 
 // The client waits for answers at most this long before it checks whether a thread failed.
 constexpr double kFailureCheckS = 1.0;
-// No answer for this long while calls are in flight, or after the last arrival: the run is stuck (or its
-// calls last longer than the driver is for), an error on the run's clock.
-constexpr double kStuckAfterS = 120.0;
 
 // A request: its call and how long the server is to take, padded with zeros to `size` bytes.
 constexpr std::size_t kRequestFields = sizeof(std::uint64_t) + sizeof(double);
@@ -279,10 +277,12 @@ class IncidentClient {
       if (!batch.ok()) return batch.status();
       const double now = client_.now();
       if (batch->empty() && (requests_sent_ > replies || now > last_arrival) &&
-          now - answered_at > kStuckAfterS) {
-        return Status::Error("no call was answered for " + std::to_string(static_cast<int>(kStuckAfterS)) +
-                             " s (" + std::to_string(replies) + " of " + std::to_string(calls) +
-                             " answered): the run is stuck, or its calls last longer than the driver waits");
+          now - answered_at > x_.stuck_after_s) {
+        return Status::Error("no call was answered for " +
+                             format_quantity(x_.stuck_after_s, Quantity::kDuration, Spelling::kReadable) +
+                             " (" + std::to_string(replies) + " of " + std::to_string(calls) +
+                             " answered): the run is stuck, or its calls last longer than the driver waits "
+                             "(params.stuck_after)");
       }
       if (!batch->empty()) answered_at = now;
       for (Message& message : std::move(batch).value()) {

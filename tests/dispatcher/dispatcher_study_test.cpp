@@ -70,6 +70,21 @@ TEST(ScenarioDispatcher, IncidentScanHoldsTheLockLongerThanIndexed) {
   EXPECT_EQ(summary_value(summary, "indexed", "throughput_rps_mean") > 0, true);
 }
 
+// A run whose calls in flight get no answer for `stuck_after` fails, and says which knob decides it: here
+// every server takes 5 s and the guard is 1 s.
+TEST(ScenarioDispatcher, ARunWithNoAnswerForStuckAfterFailsNamingTheKnob) {
+  TempDir dir;
+  auto r = run_dispatcher(
+      "incident.toml --seeds 1 --set params.calls=20 --set params.threads=8 --set 'sweep.max_requests=[64]' "
+      "--set 'sweep.strategy=[\"counter\"]' --set 'params.server_time=\"constant(5s)\"' "
+      "--set 'params.stuck_after=\"1s\"'",
+      dir.path());
+  EXPECT_NE(r.status, 0);
+  const std::string csv = read_file(dir / "dispatcher-incident.csv");
+  EXPECT_NE(csv.find("no call was answered for 1 s"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("(params.stuck_after)"), std::string::npos) << csv;
+}
+
 // enqueue() and finished() each take the dispatcher lock twice (OkHttp releases it between its two
 // synchronized sections), whatever the strategy and the hand-off policy.
 TEST(ScenarioDispatcher, IncidentTakesTheLockTwicePerEnqueueAndTwicePerFinished) {
