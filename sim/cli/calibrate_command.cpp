@@ -10,11 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "sim/gate/calibration_record.h"
-#include "sim/scenario/calibration_scenario.h"
 #include "sim/cli/commands.h"
-#include "sim/runner/run_outputs.h"
+#include "sim/gate/calibration_record.h"
 #include "sim/gate/provenance.h"
+#include "sim/runner/run_outputs.h"
+#include "sim/scenario/calibration_scenario.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -103,9 +103,14 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   if (before) {  // do the committed constants still fit these runs, as well as they fit their own?
     auto again = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, &*before);
     auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
-    if (!again.ok()) return fail_input(again.status().message());
     if (!own.ok()) return fail_input(own.status().message());
-    std::cout << rederivation_text(again->residuals, *own);
+    if (again.ok()) {
+      std::cout << rederivation_text(again->residuals, *own);
+    } else {  // the model's constants changed since that calibration: nothing to re-derive
+      std::cout << "the committed calibration (" << committed.string()
+                << ") cannot be scored on these runs, its constants are not this fit's: "
+                << again.status().message() << "\n";
+    }
   }
   std::cout << "\n";
   const Provenance& run = current_provenance();

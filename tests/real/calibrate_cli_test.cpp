@@ -61,12 +61,28 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
   // constant fits the new runs against its own.
   auto again = run_perflab("calibrate prefetch", study.env);
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_TRUE(std::regex_search(again.out, std::regex(R"(\(committed [0-9.]+: (moved [-+][0-9.]+%|unchanged)\))")))
+  EXPECT_TRUE(
+      std::regex_search(again.out, std::regex(R"(\(committed [0-9.]+: (moved [-+][0-9.]+%|unchanged)\))")))
       << again.out;
-  EXPECT_TRUE(std::regex_search(again.out,
-                                std::regex(R"(the committed constants on these runs: mean \|ln\| [0-9.]+, max [0-9.]+, )"
-                                           R"(against their own fit's max [0-9.]+: (re-derived|\*\*not re-derived))")))
+  EXPECT_TRUE(std::regex_search(
+      again.out, std::regex(R"(the committed constants on these runs: mean \|ln\| [0-9.]+, max [0-9.]+, )"
+                            R"(against their own fit's max [0-9.]+: (re-derived|\*\*not re-derived))")))
       << again.out;
+}
+
+// A committed calibration of other constants (the model changed since) is said to be not comparable, and
+// the new fit is still written.
+TEST(Calibrate, ACommittedFileOfOtherConstantsIsNotScoredAndIsReplaced) {
+  TinyStudy study;
+  const fs::path file = study.dir / "results" / "prefetch" / "tiny-calibrate.calibration.toml";
+  fs::create_directories(file.parent_path());
+  write_file(file, "[constants]\nold_overhead = { value = 0.2, unit = \"ms\" }\n");
+  write_file(fs::path(file).replace_extension(".csv"), "point,measured,fitted,log_error\n\"a\",1,1,0\n");
+  auto r = run_perflab("calibrate prefetch", study.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cannot be scored on these runs, its constants are not this fit's"), std::string::npos)
+      << r.out;
+  EXPECT_NE(read_file(file).find("exchange_overhead = { value = "), std::string::npos);
 }
 
 TEST(Calibrate, ValidateWithoutTheCommittedFileIsRefusedBeforeRunning) {
