@@ -20,7 +20,8 @@
 // CPU (ChargedCosts, one table for both engines: simulated on SimGrid, burnt by the real client): every
 // loop() is charged its counted span operations, each decoded segment its bytes (hashed, assembled) and the
 // blocks it rebuilt from parity, each remote call its Banana tokens (call_cost.h) on the client (serializing
-// the call, parsing the answer) and on its server (parsing, serializing the answer). The reactor computes
+// the call, parsing the answer) and on its server (parsing, serializing the answer); on the sim, the real
+// client's own code is charged per message of calls and per byte (native_*). The reactor computes
 // what it was charged only when it next sends or receives (Reactor::settle): nothing it does in between
 // depends on the clock, so a turn's loop() passes cost one wait, not one each.
 #include "scenarios/share/downloader.h"
@@ -235,17 +236,24 @@ class Reactor {
         wire.push_back(call.wire);
         tokens += call_tokens(call.wire.readv, call.wire.spans.size());
       }
-      charge_calls("serialize calls", tokens);
+      charge_calls("serialize calls", tokens, 1);
       settle();
       const std::uint64_t id = next_id_++;
       server.in_flight[id] = std::move(calls);
       Status sent = wire_.send(peer_of(static_cast<int>(s)), kCalls, id, encode_calls(wire));
-      if (!sent.ok()) lose(s, sent.message());
+      if (!sent.ok()) {
+        lose(s, sent.message());
+        continue;
+      }
+      result_.totals.call_messages += 1;
     }
   }
 
-  void charge_calls(const char* what, double tokens) {
-    const double seconds = tokens * (setup_.costs.seconds_per_token + setup_.costs.client_seconds_per_token);
+  // One message's calls, written (`written` 1) or their answers parsed (0): the table's cost per token and,
+  // on the sim, the real client's own cost per message as it is written.
+  void charge_calls(const char* what, double tokens, double written) {
+    const double seconds =
+        tokens * setup_.costs.seconds_per_token + written * setup_.costs.client_seconds_per_message;
     result_.totals.tokens += static_cast<std::uint64_t>(tokens);
     result_.totals.call_cpu_s += seconds;
     const double start = clock();
@@ -294,7 +302,7 @@ class Reactor {
       }
       double tokens = 0;
       for (const Call& call : calls) tokens += answer_tokens(call.wire.readv, call.wire.spans.size());
-      charge_calls("parse answers", tokens);
+      charge_calls("parse answers", tokens, 0);
       for (size_t i = 0; i < calls.size(); ++i) {
         if (timeline() != nullptr) span_read(s, calls[i], (*answers)[i]);
         calls[i].on_reply(std::move((*answers)[i]));
@@ -412,7 +420,7 @@ ChargedCosts charged_costs(const ShareOptions& options) {
   const CpuCosts cpu = cpu_costs(options);
   return {cpu.seconds_per_op, cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
           cpu.seconds_per_decoded_byte, cpu.seconds_per_call / kReadTokens,
-          options.native_call_cost_us * 1e-6 / kReadTokens};
+          options.native_message_cost_us * 1e-6};
 }
 
 Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& result) {

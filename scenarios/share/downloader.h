@@ -30,7 +30,10 @@ struct ChargedCosts {
   double seconds_per_hashed_byte = 0;   // a byte of a segment (its blocks and itself hashed, assembled)
   double seconds_per_decoded_byte = 0;  // a byte multiplied in rebuilding a block (share::DecodeWork)
   double seconds_per_token = 0;         // a Banana token of a remote call, on each side (call_cost.h)
-  double client_seconds_per_token = 0;  // sim: the real client's own per token (native_call_cost), beside it
+  // sim: the real run's own time per message of calls and its answer (native_message_cost), beside the
+  // table, charged as the message is written: on the path of every later message of the turn, as the
+  // calibration measures it (calibration_fit.cpp).
+  double client_seconds_per_message = 0;
 };
 
 // The point's table (cpu_costs()) as the nodes charge it, plus, on the sim, the real driver's own CPU

@@ -32,6 +32,16 @@ void bind_share_counts(MetricBindings<R>& m, Shares shares) {
   m.count("span_ops", count(&S::span_ops), "span and hash-tree operations counted in loop()").exactly();
 }
 
+// The driver's count of call messages, both engines (what the real client's own cost per message is
+// fitted against: calibration_fit.cpp).
+template <class R, class TotalsOf>
+void bind_call_messages(MetricBindings<R>& m, TotalsOf totals) {
+  m.count(
+       "call_messages", [totals](const R& r) { return totals(r).call_messages; },
+       "messages of remote calls the client sent (one per server per turn with calls)")
+      .exactly();
+}
+
 }  // namespace
 
 const MetricBindings<DownloadResult>& sim_metrics() {
@@ -48,6 +58,7 @@ const MetricBindings<DownloadResult>& sim_metrics() {
          "call_tokens", [](const R& r) { return r.totals.tokens; },
          "Banana tokens of the remote calls and answers the client serialized and parsed")
         .exactly();
+    bind_call_messages(m, [](const R& r) -> const Totals& { return r.totals; });
     m.seconds(
         "call_cpu_s", [](const R& r) { return r.totals.call_cpu_s; },
         "simulated client CPU spent in remote calls (serializing calls, parsing answers)");
@@ -74,6 +85,7 @@ const MetricBindings<RealDownloadResult>& real_metrics() {
     using R = RealDownloadResult;
     MetricBindings<R> m;
     bind_share_counts(m, [](const R& r) -> const share::ShareStats& { return r.download.shares; });
+    bind_call_messages(m, [](const R& r) -> const Totals& { return r.download.totals; });
     m.seconds(
         "duration_s", [](const R& r) { return r.download.totals.done_at; },
         "wall-clock time from the first DYHB query to the last segment delivered (real engine)");
@@ -218,10 +230,10 @@ const Knobs<ShareOptions>& knobs() {
            "CPU of one plain read() remote call on each side (client, server), us; other calls in "
            "proportion to their Banana tokens (-1: the cpu calibration's; 0: calls cost no CPU)")
         .at_least(-1);
-    k.real(
-         "native_call_cost", &O::native_call_cost_us,
-         "sim: the real client's own CPU per plain read() (other calls by their tokens), us, charged "
-         "beside the cpu table (its framing, syscalls and wake-ups: a calibration, perflab calibrate share)")
+    k.real("native_message_cost", &O::native_message_cost_us,
+           "sim: the real client's own CPU per message of calls it writes and the answer it parses (one per "
+           "server per turn with calls, whatever calls it holds), us, charged beside the cpu table (its "
+           "framing, syscalls and wake-ups: a calibration, perflab calibrate share)")
         .at_least(0)
         .only(Engine::kSim);
     k.real("native_ns_per_byte", &O::native_ns_per_byte,

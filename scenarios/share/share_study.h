@@ -46,7 +46,7 @@ struct ShareOptions {
   double hash_ns_per_byte = -1;    // per byte of each segment: its blocks and itself hashed, assembled
   double decode_ns_per_byte = -1;  // per byte multiplied in rebuilding a block from parity (DecodeWork)
   double call_cost_us = -1;
-  double native_call_cost_us = 0;       // sim: the real client's own CPU per plain read() (framing, syscalls)
+  double native_message_cost_us = 0;    // sim: the real client's own CPU per call message and its answer
   double native_ns_per_byte = 0;        // sim: the real client's own CPU per segment byte (hashing, copying)
   double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
@@ -86,6 +86,7 @@ struct Totals {
   double server_cpu_s = 0;      // all servers', in remote calls
   double decode_cpu_s = 0;      // the client's, hashing and decoding segments
   uint64_t tokens = 0;          // Banana tokens the client sent and parsed
+  uint64_t call_messages = 0;   // messages of calls the client sent: one per server per turn with calls
   uint64_t rebuilt_blocks = 0;  // blocks decoding rebuilt from parity (DecodeWork), all segments
   double done_at = 0;
 };
@@ -151,7 +152,7 @@ const MetricBindings<RealDownloadResult>& real_metrics();
 Result<DownloadResult> run_download(const RunContext& context, const ShareOptions& options);
 Result<RealDownloadResult> run_real_download(const RunContext& context, const ShareOptions& options);
 Result<MicroWorkloadOf<CalibrationReport>> setup_calibration(const Params& params, const PointInputs& inputs);
-// `perflab calibrate share`: native_call_cost and native_ns_per_byte, fitted apart (calibration_fit.cpp).
+// `perflab calibrate share`: native_message_cost and native_ns_per_byte, fitted apart (calibration_fit.cpp).
 CalibrationHook calibration_fit();
 
 }  // namespace perflab::share_study

@@ -84,6 +84,27 @@ TEST(ShareStudy, EveryCallIsChargedItsTokensOnBothSides) {
   EXPECT_LT(std::stod(readv.at("duration_s")), std::stod(coalesced.at("duration_s")) - 0.1);
 }
 
+// The real client's own CPU (sim only, native_message_cost) is charged per message of calls, half when it is
+// written and half when its answer is parsed, whatever calls it holds: readv's fewer calls in the same
+// messages cost the same (calibration_fit.cpp says why).
+TEST(ShareStudy, TheRealClientsOwnCostIsChargedPerMessage) {
+  TempDir dir;
+  auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"none\"]' " +
+                       "--set 'sweep.loop=[\"coalesced\",\"readv\"]' --set params.native_message_cost=100 " +
+                       "--out " + dir.path().string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = parse_csv(read_file(dir / "share-download-12mib.csv"));
+  ASSERT_EQ(rows.size(), 2U);
+  for (const auto& row : rows) {
+    const double messages = std::stod(row.at("call_messages"));
+    EXPECT_GT(messages, 0) << row.at("loop");
+    EXPECT_NEAR(std::stod(row.at("call_cpu_s")), messages * 100e-6, 1e-9) << row.at("loop");
+  }
+  EXPECT_EQ(rows[0].at("call_messages"), rows[1].at("call_messages"));
+  EXPECT_NE(rows[0].at("remote_calls"), rows[1].at("remote_calls"));
+  EXPECT_EQ(rows[0].at("call_cpu_s"), rows[1].at("call_cpu_s"));
+}
+
 // 1 MiB segments: guessing 128 KiB (Tahoe 1.9) costs segment 0 one more round of loops than guessing the
 // real size (later Tahoe's 1 MiB guess) at k = 3.
 TEST(ShareStudy, SegmentSizeGuessDecidesSegmentZerosRoundTrips) {

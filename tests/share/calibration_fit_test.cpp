@@ -1,0 +1,103 @@
+// share's calibration fit (`perflab calibrate share`, scenarios/share/calibration_fit.cpp) on synthetic runs
+// of calibrate-real.toml's grid: the real client's own CPU is a cost per message of calls and a cost per
+// byte, fitted apart; a coalesced and a readv run of the same messages get the same prediction, whatever
+// their calls.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "scenarios/share/share_study.h"
+#include "sim/runner/run_table.h"
+#include "sim/scenario/scenario.h"
+
+namespace perflab::share_study {
+namespace {
+
+constexpr double kMessageSeconds = 7e-6;  // the synthetic client's own cost per message
+constexpr double kByteSeconds = 1.5e-9;   // and per byte
+
+// calibrate-real.toml's points and seeds, with counts of the calls' kind: the message points read 0.8 KiB
+// per message, the byte points 512 KiB. The sim's duration is a constant; the real run's adds its own CPU.
+struct SyntheticRuns {
+  Scenario scenario;
+  RunTable real, sim;
+  SyntheticRuns() {
+    auto loaded = load_scenario(std::string(PERFLAB_SCENARIOS) + "/share/calibrate-real.toml", {});
+    EXPECT_TRUE(loaded.ok()) << loaded.status().message();
+    scenario = std::move(loaded).value();
+    real.scenario = sim.scenario = &scenario;
+    for (size_t p = 0; p < scenario.grid.size(); ++p) {
+      const bool message_point = scenario.grid[p].params.integer("k") == 40;
+      const double messages = message_point ? 3000 : 64;
+      const double bytes = messages * (message_point ? 800 : 512 * 1024);
+      for (int r = 0; r < scenario.seeds; ++r) {
+        RunRow row;
+        row.point = p;
+        row.replication = r;
+        row.seed = RunTable::seed_of(scenario, r);
+        row.outcome = Outcome::kOk;
+        row.metrics["call_messages"] = messages;
+        row.metrics["bytes_read"] = bytes;
+        row.metrics["duration_s"] = 0.1 + 0.001 * r;
+        sim.rows.push_back(row);
+        row.metrics["duration_s"] += kMessageSeconds * messages + kByteSeconds * bytes;
+        real.rows.push_back(row);
+      }
+    }
+  }
+};
+
+double constant(const CalibrationFit& fit, const std::string& name) {
+  auto found = std::find_if(fit.constants.begin(), fit.constants.end(),
+                            [&](const CalibratedConstant& c) { return c.param == name; });
+  EXPECT_NE(found, fit.constants.end()) << name;
+  return found == fit.constants.end() ? NAN : found->value;
+}
+
+TEST(ShareCalibrationFit, RecoversTheCostPerMessageAndPerByte) {
+  SyntheticRuns runs;
+  auto fit = calibration_fit().fit(runs.real, &runs.sim, nullptr);
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_NEAR(constant(*fit, "native_message_cost"), 7.0, 0.01);  // us
+  EXPECT_NEAR(constant(*fit, "native_ns_per_byte"), 1.5, 0.01);
+  ASSERT_EQ(fit->residuals.size(), runs.real.rows.size());
+  for (const auto& residual : fit->residuals) {
+    EXPECT_NEAR(std::log(residual.measured / residual.fitted), 0.0, 1e-3) << residual.point;
+  }
+}
+
+TEST(ShareCalibrationFit, AtCommittedConstantsItOnlyScoresThem) {
+  SyntheticRuns runs;
+  const std::vector<CalibratedConstant> committed{{"native_message_cost", 14.0, ""},
+                                                  {"native_ns_per_byte", 1.5, ""}};
+  auto fit = calibration_fit().fit(runs.real, &runs.sim, &committed);
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_DOUBLE_EQ(constant(*fit, "native_message_cost"), 14.0);
+  double worst = 0;
+  for (const auto& residual : fit->residuals) {
+    worst = std::max(worst, std::abs(std::log(residual.measured / residual.fitted)));
+  }
+  EXPECT_GT(worst, 0.05);  // twice the message cost is visible at the message points
+}
+
+TEST(ShareCalibrationFit, RefusesRunsWithoutBothKindsOfPoint) {
+  SyntheticRuns runs;
+  auto drop = [](RunTable& table) {
+    table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
+                                    [&](const RunRow& row) {
+                                      return table.scenario->grid[row.point].params.integer("k") == 2;
+                                    }),
+                     table.rows.end());
+  };
+  drop(runs.real);
+  drop(runs.sim);
+  auto fit = calibration_fit().fit(runs.real, &runs.sim, nullptr);
+  ASSERT_FALSE(fit.ok());
+  EXPECT_NE(fit.status().message().find("at byte points (above): got 10 and 0"), std::string::npos)
+      << fit.status().message();
+}
+
+}  // namespace
+}  // namespace perflab::share_study
