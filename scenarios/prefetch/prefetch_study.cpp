@@ -39,7 +39,8 @@ const Knobs<JobOptions>& knobs() {
     k.duration("client_cpu_per_class", &O::client_cpu_per_class, "agent CPU per class defined");
     k.duration("exchange_overhead", &O::exchange_overhead,
                "added to every request/reply exchange: 0 is an ideal transport; a calibration of the real "
-               "engine's late wake-ups and loopback cost (scenarios/prefetch/calibrate.toml, NOTES.md)")
+               "engine's cost per exchange beyond the wake-ups the transport charges "
+               "(scenarios/prefetch/calibrate.toml, NOTES.md)")
         .only(Engine::kSim);
     k.path("trace", &O::trace,
            "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
