@@ -39,7 +39,8 @@ const Knobs<JobOptions>& knobs() {
     k.duration("client_cpu_per_class", &O::client_cpu_per_class, "agent CPU per class defined");
     k.duration("exchange_overhead", &O::exchange_overhead,
                "added to every request/reply exchange: 0 is an ideal transport; a calibration of the real "
-               "engine's late wake-ups and loopback cost (scenarios/prefetch/calibrate.toml, NOTES.md)")
+               "engine's cost per exchange beyond the wake-ups the transport charges "
+               "(scenarios/prefetch/calibrate.toml, NOTES.md)")
         .only(Engine::kSim);
     k.path("trace", &O::trace,
            "JDK 17 -Xlog:class+load log: the workload is its classes from classpath JARs, replayed in "
@@ -129,6 +130,7 @@ Study prefetch_study() {
   bind_sim(study, metrics(), run_jgit_job);
   bind_real(study, real_metrics(), run_real_jgit_job);
   study.calibration = calibration_fit();
+  study.probes_wake_up = true;  // the sim twin charges this machine's wake-ups; the fit takes only the rest
   return study;
 }
 

@@ -1,9 +1,10 @@
 // perflab calibrate [STUDY...]: runs each study's calibration scenario (validate.toml's calibration_scenario,
 // checked to lie outside the validation grid) in the real engine and, when its fit needs it, in the sim with
-// the constants at their defaults; fits the constants by the study's named method (Study::calibration);
-// prints them with every point used and its residual, and how far each moved from the committed file; and
-// writes <out>/<study>/<scenario>.calibration.toml and .calibration.csv (default out: results/), the file
-// `perflab validate` reads its constants from.
+// the constants at their defaults (and, for a study that takes it, at this machine's wake-up latency probed
+// before the real runs: sim/cli/wake_up_probes.h); fits the constants by the study's named method
+// (Study::calibration); prints them with every point used and its residual, and how far each moved from the
+// committed file; and writes <out>/<study>/<scenario>.calibration.toml and .calibration.csv (default out:
+// results/), the file `perflab validate` reads its constants from.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/wake_up_probes.h"
 #include "sim/gate/calibration_record.h"
 #include "sim/gate/provenance.h"
 #include "sim/runner/run_outputs.h"
@@ -50,9 +52,13 @@ Result<PlannedCalibration> plan_calibration(const std::string& name) {
                             calibration_scenario_file(*validation->validate)};
 }
 
-// The scenario's runs in one engine; nullopt with the exit status when they could not be made.
-std::optional<RunTable> run_in(const Scenario& scenario, int jobs, int& status) {
-  auto table = run_scenario(scenario, run_options_for(scenario, jobs));
+// The scenario's runs in one engine (the sim's at `wake_up` per point, when given); nullopt with the exit
+// status when they could not be made.
+std::optional<RunTable> run_in(const Scenario& scenario, int jobs, int& status,
+                               std::vector<double> wake_up = {}) {
+  RunOptions options = run_options_for(scenario, jobs);
+  options.wake_up = std::move(wake_up);
+  auto table = run_scenario(scenario, options);
   if (!table.ok()) {
     status = fail_input(table.status().message());
     return std::nullopt;
@@ -72,6 +78,8 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
                hook.needs_sim ? ", then in the sim" : "");
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
+  auto wake_ups = probe_wake_ups(real, "calibrate " + planned.study->name);
+  if (!wake_ups.ok()) return fail_input(wake_ups.status().message());
   auto real_table = run_in(real, 1, status);  // one real run at a time: they measure time
   if (!real_table) return status;
   std::optional<Scenario> sim;
@@ -80,15 +88,17 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     auto loaded = load_scenario(planned.file, {{"scenario.engine", "\"sim\""}});
     if (!loaded.ok()) return fail_input(loaded.status().message());
     sim = std::move(loaded).value();
-    sim_table = run_in(*sim, 0, status);
+    sim_table = run_in(*sim, 0, status, wake_ups->seconds());
     if (!sim_table) return status;
   }
-  auto fit = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, nullptr);
-  if (!fit.ok()) {
+  auto fitted = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, nullptr);
+  if (!fitted.ok()) {
     std::fprintf(stderr, "perflab: calibrate %s: %s\n", planned.study->name.c_str(),
-                 fit.status().message().c_str());
+                 fitted.status().message().c_str());
     return kExitFailedRuns;
   }
+  CalibrationFit fit = std::move(fitted).value();
+  if (auto measured = wake_ups->measured()) fit.measured.push_back(*measured);
   const fs::path toml = calibration_file(out, planned.study->name, real.name);
   std::optional<std::vector<CalibratedConstant>> before;
   std::error_code ec;
@@ -99,7 +109,7 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     before = std::move(read).value();
   }
   std::cout << "### " << real.name << ": calibration of " << planned.study->name << "\n\n"
-            << calibration_text(*fit, before);
+            << calibration_text(fit, before);
   if (before) {  // do the committed constants still fit these runs, as well as they fit their own?
     auto again = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, &*before);
     auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
@@ -119,8 +129,8 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
       fmt::format("ran {} on {} at commit {}{}: {} (wall time {:.0f} s)", run.date, run.host, run.commit,
                   run.dirty ? " (with uncommitted changes)" : "", run.command, seconds);
   fs::create_directories(toml.parent_path(), ec);
-  for (auto [file, text] : {std::pair{toml, calibration_toml(*fit, real.name, record)},
-                            std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(*fit)}}) {
+  for (auto [file, text] : {std::pair{toml, calibration_toml(fit, real.name, record)},
+                            std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(fit)}}) {
     if (auto written = write_file(file.string(), text); !written.ok()) return fail_input(written.message());
     std::fprintf(stderr, "calibrate: wrote %s\n", file.c_str());
   }

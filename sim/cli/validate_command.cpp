@@ -2,12 +2,13 @@
 // engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
 // far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another,
 // one run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of
-// the [validate] table are set on the sim side only, and printed. A study whose check replays each real run
-// into its model within the run (pipe) declares `pairs` instead: same-run mode, R passes of its own engine.
-// Everything it can check without running (the studies named, --out, every run's [validate] table, its
-// ratios against the grid as --quick and --set leave it, the calibration's points) is checked before the
-// first run, and then the time the committed runs of the same scenarios took is stated. With more than one
-// run (no argument: every study with a validate.toml) it ends with one summary table.
+// the [validate] table are set on the sim side only, and printed; so is, for a study that takes it, this
+// machine's wake-up latency, probed at each point before the runs (sim/cli/wake_up_probes.h). A study whose
+// check replays each real run into its model within the run (pipe) declares `pairs` instead: same-run mode, R
+// passes of its own engine. Everything it can check without running (the studies named, --out, every run's
+// [validate] table, its ratios against the grid as --quick and --set leave it, the calibration's points) is
+// checked before the first run, and then the time the committed runs of the same scenarios took is stated.
+// With more than one run (no argument: every study with a validate.toml) it ends with one summary table.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -22,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/wake_up_probes.h"
 #include "sim/gate/calibration_record.h"
 #include "sim/gate/provenance.h"
 #include "sim/gate/validation.h"
@@ -163,7 +165,11 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
   if (!sim.ok()) return {fail_input(sim.status().message()), {}};
   std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", real->name.c_str(),
                real->grid.size(), real->seeds, spec.repetitions);
-  auto sim_table = run_scenario(*sim, run_options_for(*sim, 0));
+  auto wake_ups = probe_wake_ups(*real, "validate " + real->name);
+  if (!wake_ups.ok()) return {fail_input(wake_ups.status().message()), {}};
+  RunOptions sim_options = run_options_for(*sim, 0);
+  sim_options.wake_up = wake_ups->seconds();
+  auto sim_table = run_scenario(*sim, sim_options);
   if (!sim_table.ok()) return {fail_input(sim_table.status().message()), {}};
   if (sim_table->interrupted)
     return {say_interrupted("validate " + sim->name, sim_table->interrupted, ", no report written"), {}};
@@ -195,6 +201,7 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
         "calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
         (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
   }
+  if (auto note = wake_ups->note(); !note.empty()) input.notes.push_back(note);
   if (auto note = failures(*sim_table, "sim"); !note.empty()) {
     input.notes.push_back(note);
     failed_runs = true;

@@ -1,6 +1,7 @@
 // See calibration_record.h.
 #include "sim/gate/calibration_record.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -48,14 +49,29 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
   out += "\n[constants]\n";
   for (const auto& c : fit.constants)
     out += fmt::format("{} = {{ value = {}, unit = \"{}\" }}\n", c.param, format_number(c.value), c.unit);
+  if (!fit.measured.empty()) {
+    out +=
+        "\n# This machine's at the calibration runs, measured, not fitted: validate measures its own.\n"
+        "[measured]\n";
+    for (const auto& m : fit.measured) {
+      out += fmt::format("{} = {{ low = {}, high = {}, unit = \"{}\", how = {} }}\n", m.name,
+                         format_number(m.low, 4), format_number(m.high, 4), m.unit, quoted(m.how));
+    }
+  }
   return out;
 }
 
 std::string calibration_csv(const CalibrationFit& fit) {
-  std::string out = csv_line({"point", "measured", "fitted", "log_error"});
+  const bool wake_up = std::any_of(fit.residuals.begin(), fit.residuals.end(),
+                                   [](const CalibrationResidual& r) { return r.wake_up.has_value(); });
+  std::vector<std::string> header = {"point", "measured", "fitted", "log_error"};  // log_error last
+  if (wake_up) header.insert(header.begin() + 1, "wake_up_s");
+  std::string out = csv_line(header);
   for (const auto& r : fit.residuals) {
-    out +=
-        csv_line({r.point, format_number(r.measured), format_number(r.fitted), format_number(r.log_error())});
+    std::vector<std::string> row = {r.point, format_number(r.measured), format_number(r.fitted),
+                                    format_number(r.log_error())};
+    if (wake_up) row.insert(row.begin() + 1, r.wake_up ? format_number(*r.wake_up) : "");
+    out += csv_line(row);
   }
   return out;
 }
@@ -106,11 +122,21 @@ std::string calibration_text(const CalibrationFit& fit,
     }
     out += "\n";
   }
-  MarkdownTable table({"point used", "measured", "fitted", "ln(measured/fitted)"}, "lrrr");
+  for (const auto& m : fit.measured) {
+    out += fmt::format("  measured, not fitted: {} = {}–{} {} over the points ({})\n", m.name,
+                       format_number(m.low, 3), format_number(m.high, 3), m.unit, m.how);
+  }
+  const bool wake_up = std::any_of(fit.residuals.begin(), fit.residuals.end(),
+                                   [](const CalibrationResidual& r) { return r.wake_up.has_value(); });
+  std::vector<std::string> header = {"point used", "measured", "fitted", "ln(measured/fitted)"};
+  if (wake_up) header.insert(header.begin() + 1, "sim's wake-up");
+  MarkdownTable table(header, wake_up ? "lrrrr" : "lrrr");
   double total = 0, worst = 0;
   for (const auto& r : fit.residuals) {
-    table.add({r.point, fmt::format("{:.4g}", r.measured), fmt::format("{:.4g}", r.fitted),
-               fmt::format("{:.4f}", r.log_error())});
+    std::vector<std::string> row = {r.point, fmt::format("{:.4g}", r.measured),
+                                    fmt::format("{:.4g}", r.fitted), fmt::format("{:.4f}", r.log_error())};
+    if (wake_up) row.insert(row.begin() + 1, r.wake_up ? fmt::format("{:.1f} µs", *r.wake_up * 1e6) : "");
+    table.add(row);
     total += std::abs(r.log_error());
     worst = std::max(worst, std::abs(r.log_error()));
   }

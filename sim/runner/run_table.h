@@ -41,6 +41,7 @@ struct RunTable {
   std::vector<RunRow> rows;  // sorted by (point, replication)
   int interrupted = 0;       // the signal that stopped the run (SIGINT: Ctrl-C, or SIGTERM), 0 if none did
   size_t planned = 0;        // runs this run was to make (a shard's share); 0: every run of the grid
+  std::vector<double> wake_up;  // per grid point, the sim ran at this wake-up (RunOptions::wake_up); empty: 0
 
   // A table of `scenario` with no row yet.
   static RunTable empty(const Scenario& scenario);

@@ -125,6 +125,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
     metrics = micro.ok() ? Result<Metrics>(micro->metrics) : Result<Metrics>(micro.status());
   } else {
     RunContext context{params, inputs, scenario.network, row.seed, timeline_ptr};
+    if (point < options.wake_up.size()) context.wake_up = options.wake_up[point];
     metrics = scenario.engine == Engine::kReal ? study.run_real(context) : study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
@@ -154,6 +155,12 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
     }
   }
   table.planned = selection.count();
+  if (!options.wake_up.empty()) {
+    if (options.wake_up.size() != scenario.grid.size())
+      return Status::Error("a wake-up for each of the " + std::to_string(scenario.grid.size()) +
+                           " grid points, expected; got " + std::to_string(options.wake_up.size()));
+    table.wake_up = options.wake_up;
+  }
 
   // Inputs are loaded in this process before any fork (the children share them), once per distinct
   // prepare() key. A run that writes (a journal) or runs the whole grid checks every input file the

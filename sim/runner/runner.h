@@ -45,6 +45,9 @@ struct RunOptions {
   std::optional<TaskSelection> tasks;
   // Called in the parent with each row the moment its run ends (ok or not), e.g. to stream rows to a caller.
   std::function<void(const RunRow&)> on_row;
+  // Per grid point, the sim's RunContext::wake_up (seconds): the machine's wake-up latency probed for that
+  // point (validate, calibrate). Empty: 0 at every point.
+  std::vector<double> wake_up;
 };
 
 // Runs the scenario. Failed runs are rows with an error, not a failed Result; the Result fails only when the

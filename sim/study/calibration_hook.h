@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,13 +29,24 @@ struct CalibratedConstant {
 struct CalibrationResidual {
   std::string point;  // "rpc_delay=constant(5ms), prefetch_depth=4, seed 101"
   double measured = 0, fitted = 0;
-  double log_error() const;  // ln(measured / fitted)
+  std::optional<double> wake_up = std::nullopt;  // s: the sim ran this point at it (RunTable::wake_up)
+  double log_error() const;                      // ln(measured / fitted)
+};
+
+// A value of this machine the calibration's sim runs used, measured at run time and not fitted (the
+// probed wake-up): the calibration file records its range over the points; validate measures its own.
+struct MeasuredValue {
+  std::string name;  // "wake_up"
+  double low = 0, high = 0;
+  std::string unit;  // "ms"
+  std::string how;   // how it was measured
 };
 
 struct CalibrationFit {
   std::string method;  // named, printed and written: "median over runs of (real - sim) / rpcs"
   std::vector<CalibratedConstant> constants;
   std::vector<CalibrationResidual> residuals;
+  std::vector<MeasuredValue> measured;
   std::string source;  // where the constants came from, when not from a run here (a transcribed file)
 };
 

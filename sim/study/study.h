@@ -67,6 +67,10 @@ struct RunContext {
   const NetworkSpec& network;
   uint64_t seed;       // the run's seed: the scenario's seed + the replication (sim/study/seeding.h)
   Timeline* timeline;  // nullptr unless --timeline was given
+  // Seconds the SimGrid transport charges after each of a node's waits that waited (a sleep with time left,
+  // a receive that found nothing and waited): the machine's wake-up latency, as validate and calibrate probe
+  // it before a point's real runs (sim/engines/real/wake_up_probe.h). 0 everywhere else.
+  double wake_up = 0;
   // The run's generator for one named random source (sim/study/seeding.h): the same numbers at every grid
   // point.
   Rng rng(std::string_view stream) const { return stream_rng(seed, stream); }
@@ -135,6 +139,10 @@ struct Study {
   // `perflab calibrate`'s fit of the constants validate.toml's calibration_scenario measures (optional;
   // sim/gate/calibration_record.h).
   std::optional<CalibrationHook> calibration;
+  // Whether validate and calibrate run the sim twin of each point at this machine's wake-up latency,
+  // probed before the point's real runs (RunContext::wake_up). Only for a study whose drivers go through
+  // the transport (transport.h), whose calibration was fitted with it.
+  bool probes_wake_up = false;
 
   const ParamSpec* find_param(const std::string& param) const;
   const std::vector<MetricSpec>& metrics_for(Engine engine) const {

@@ -57,6 +57,13 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
   const std::string toml = read_file(file);
   EXPECT_NE(toml.find("exchange_overhead = { value = "), std::string::npos) << toml;
   EXPECT_NE(read_file(fs::path(file).replace_extension(".csv")).find("prefetch_depth=4"), std::string::npos);
+  // The sim ran at this machine's wake-up, probed before the real runs: recorded as measured, not fitted.
+  EXPECT_NE(r.err.find("probing this machine's wake-up at 2 points"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("measured, not fitted: wake_up = "), std::string::npos) << r.out;
+  EXPECT_NE(toml.find("[measured]\nwake_up = { low = "), std::string::npos) << toml;
+  EXPECT_EQ(read_file(fs::path(file).replace_extension(".csv"))
+                .rfind("point,wake_up_s,measured,fitted,log_error\n", 0),
+            0u);
   // Re-derived: it says how far the constant moved from the committed file, and how well the committed
   // constant fits the new runs against its own.
   auto again = run_perflab("calibrate prefetch", study.env);

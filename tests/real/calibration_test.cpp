@@ -34,6 +34,52 @@ TEST(Calibration, TheFileReadsBackAsWritten) {
       << csv;
 }
 
+// A value the sim ran with that was measured, not fitted (the probed wake-up): the file records its range
+// and how it was measured apart from the constants, which alone validate reads back; the points file gives
+// each run's wake-up, its log_error still last.
+TEST(Calibration, AMeasuredValueIsRecordedApartFromTheConstants) {
+  CalibrationFit fit;
+  fit.method = "m";
+  fit.constants = {{"exchange_overhead", 0.05, "ms"}};
+  fit.residuals = {{"a, seed 1", 2.0, 1.9, 41e-6}, {"b, seed 1", 2.0, 2.0, 47e-6}};
+  fit.measured = {{"wake_up", 0.041, 0.047, "ms", "median lateness of 201 sleeps"}};
+  const fs::path file =
+      fs::temp_directory_path() / ("calibration_measured_" + std::to_string(::getpid()) + ".toml");
+  const std::string toml = calibration_toml(fit, "x", "ran today");
+  EXPECT_NE(toml.find("[measured]\nwake_up = { low = 0.041, high = 0.047, unit = \"ms\", how = "
+                      "'median lateness of 201 sleeps' }\n"),
+            std::string::npos)
+      << toml;
+  std::ofstream(file) << toml;
+  auto read = read_calibration(file);
+  fs::remove(file);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].param, "exchange_overhead");
+
+  const std::string csv = calibration_csv(fit);
+  EXPECT_EQ(csv.rfind("point,wake_up_s,measured,fitted,log_error\n\"a, seed 1\",4.1e-05,2,1.9,0.05129", 0),
+            0u)
+      << csv;
+  const fs::path points =
+      fs::temp_directory_path() / ("calibration_measured_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(points) << csv;
+  auto residuals = read_calibration_residuals(points);
+  fs::remove(points);
+  ASSERT_TRUE(residuals.ok()) << residuals.status().message();
+  ASSERT_EQ(residuals->size(), 2u);
+  EXPECT_NEAR((*residuals)[0], std::log(2.0 / 1.9), 1e-12);
+  EXPECT_EQ((*residuals)[1], 0.0);
+
+  const std::string text = calibration_text(fit, std::nullopt);
+  EXPECT_NE(
+      text.find("measured, not fitted: wake_up = 0.041–0.047 ms over the points (median lateness of 201 "
+                "sleeps)"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| a, seed 1 | 41.0 µs | 2 | 1.9 | 0.0513 |"), std::string::npos) << text;
+}
+
 // What calibrate says before its first run: the time the committed file's record states, or that it states
 // none.
 TEST(Calibration, TheRecordStatesTheRunsWallTime) {

@@ -166,6 +166,12 @@ TEST(ValidateInputs, YourOwnScenarioIsJudgedAtTheDefaultCriteria) {
   // prefetch's own calibration, from its committed file (whatever value `perflab calibrate` last wrote)
   EXPECT_NE(r.out.find("calibration (sim only): exchange_overhead = "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("results/prefetch/prefetch-calibrate.calibration.toml"), std::string::npos) << r.out;
+  // and the sim twin at this machine's wake-up, probed at each point before the real passes
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex("wake-up \\(sim only; this machine's, measured before the real "
+                                          "passes, not fitted\\): [0-9]+–[0-9]+ µs over 2 points, the "
+                                          "median lateness of [0-9]+ deadline sleeps of 200 us")))
+      << r.out;
 }
 
 TEST(ValidateInputs, AScenarioOfAStudyWithoutARealEngineIsRefused) {

@@ -1,7 +1,8 @@
 // The SimGrid transport's delivery (sim/engines/transport/sim_transport.cpp), on its own: one direction's
 // messages leave one after another at the bandwidth and arrive one latency later, a node's end reaches the
-// hub after the messages it sent before it, and a run of many messages is carried by a few reused couriers,
-// not an actor per message. Each run is in a forked child: SimGrid allows one engine per process.
+// hub after the messages it sent before it, a run of many messages is carried by a few reused couriers,
+// not an actor per message, and a wait that waited ends the run's wake-up late (one that did not wait
+// costs nothing). Each run is in a forked child: SimGrid allows one engine per process.
 #include <gtest/gtest.h>
 
 #include <simgrid/s4u.hpp>
@@ -30,13 +31,15 @@ NetworkSpec link() {
   return network;
 }
 
-// Runs `hub` on hosts "hub" and "peer" in a child; returns what the hub wrote to `out`, or the error.
-std::string run(const std::function<Status(Node&, std::ostringstream&)>& hub) {
+// Runs `hub` on hosts "hub" and "peer" in a child, at wake-up latency `wake_up`; returns what the hub wrote
+// to `out`, or the error.
+std::string run(const std::function<Status(Node&, std::ostringstream&)>& hub, double wake_up = 0) {
   return in_child([&] {
     const Params params;
     const PointInputs inputs;
     const NetworkSpec network = link();
-    const RunContext context{params, inputs, network, /*seed=*/1, /*timeline=*/nullptr};
+    RunContext context{params, inputs, network, /*seed=*/1, /*timeline=*/nullptr};
+    context.wake_up = wake_up;
     std::ostringstream out;
     const Status status =
         run_on_simgrid(context, {"hub", "peer"}, [&](Node& node) { return hub(node, out); });
@@ -115,6 +118,75 @@ TEST(SimTransport, ManyMessagesAreCarriedByAFewReusedCouriersNotAnActorEach) {
   // after and arrives 10 ms later: reuse moved no delivery.
   const double transfer = kWireBytes / kBandwidth;
   EXPECT_NEAR(seconds, kRounds * (kPerRound * transfer + kLatency + transfer + kLatency), 1e-9);
+}
+
+// "at 12.5 ms": a simulated time, to the nanosecond.
+std::string at(double seconds) {
+  std::ostringstream text;
+  text << "at " << std::llround(seconds * 1e9) / 1e6 << " ms";
+  return text.str();
+}
+
+constexpr double kWakeUp = 0.0015;  // s: longer than a message's transfer, so a second one lands meanwhile
+
+// A sleep with time left ends one wake-up late; one whose deadline has passed does not sleep, so costs
+// nothing.
+std::string sleeps(double wake_up) {
+  return run(
+      [](Node& hub, std::ostringstream& out) -> Status {
+        hub.sleep_until(0.005);
+        out << "slept " << at(hub.now()) << "; ";
+        hub.sleep_until(0.001);  // passed
+        out << "passed " << at(hub.now());
+        return Status::OK();
+      },
+      wake_up);
+}
+
+TEST(SimTransportWakeUp, ASleepWithTimeLeftCostsTheWakeUpOneWithoutCostsNothing) {
+  EXPECT_EQ(sleeps(0), "slept at 5 ms; passed at 5 ms");
+  EXPECT_EQ(sleeps(kWakeUp), "slept at 6.5 ms; passed at 6.5 ms");
+}
+
+// The peer sends two messages at once: they arrive at 11 and 12 ms (1 ms apart at the bandwidth). The hub
+// receives, then sleeps past a third's arrival and receives it from its inbox, then receives with a
+// deadline already passed, then with one in the future that nothing meets.
+std::string receives(double wake_up) {
+  return run(
+      [](Node& hub, std::ostringstream& out) -> Status {
+        auto peer = hub.spawn("peer", [](Node& node) -> Status {
+          for (std::uint64_t id = 1; id <= 2; ++id) {
+            if (Status s = node.send(0, 1, id, kPayload); !s.ok()) return s;
+          }
+          node.sleep_until(0.020);
+          if (Status s = node.send(0, 1, 3, kPayload); !s.ok()) return s;  // leaves at 20 ms (+ the wake-up)
+          node.sleep_until(1.0);  // outlives the hub: its end is no message here
+          return Status::OK();
+        });
+        if (!peer.ok()) return peer.status();
+        const auto say = [&](const char* what, const Result<std::vector<Message>>& batch) {
+          out << what << " " << (batch.ok() ? batch->size() : 99) << " " << at(hub.now()) << "; ";
+        };
+        say("waited:", hub.receive());  // empty inbox: waits for the first
+        hub.sleep_until(0.040);
+        say("inbox:", hub.receive());  // the third is there: no wait
+        say("passed:", hub.receive(0.001));
+        say("timed out:", hub.receive(hub.now() + 0.005));
+        return Status::OK();
+      },
+      wake_up);
+}
+
+TEST(SimTransportWakeUp, AReceiveThatWaitedCostsTheWakeUpAndTakesWhatLandedMeanwhile) {
+  // Without a wake-up the first receive wakes at the first message, alone; the second waits in the inbox
+  // with the third.
+  EXPECT_EQ(receives(0),
+            "waited: 1 at 11 ms; inbox: 2 at 40 ms; passed: 0 at 40 ms; timed out: 0 at 45 ms; ");
+  // With one it wakes 1.5 ms later, when the second has landed too (at 12 ms): one batch of two. A receive
+  // from a full inbox, or whose deadline has passed, does not wait and costs nothing; one that waits until
+  // its deadline wakes late too. The sleep to 40 ms is charged as well (41.5 ms).
+  EXPECT_EQ(receives(kWakeUp),
+            "waited: 2 at 12.5 ms; inbox: 1 at 41.5 ms; passed: 0 at 41.5 ms; timed out: 0 at 48 ms; ");
 }
 
 }  // namespace

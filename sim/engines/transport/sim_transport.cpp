@@ -81,11 +81,15 @@ struct Direction {
 // What the nodes of one run share: the world, every node by peer number, and each direction.
 struct SimRun {
   SimRun(const RunContext& context, const std::vector<std::string>& host_names)
-      : world(context, host_names), names(host_names), bandwidth(context.network.bandwidth) {}
+      : world(context, host_names),
+        names(host_names),
+        bandwidth(context.network.bandwidth),
+        wake_up(context.wake_up) {}
 
   SimGridWorld world;
   std::vector<std::string> names;
   double bandwidth;                             // bytes/s; 0: no bandwidth limit
+  double wake_up;                               // s after each wait that waited (RunContext::wake_up)
   std::vector<std::unique_ptr<SimNode>> nodes;  // by peer number
   std::map<std::pair<Peer, Peer>, Direction> directions;
   std::vector<std::unique_ptr<Courier>> couriers;
@@ -98,9 +102,11 @@ class SimNode : public Node {
 
   double now() override { return SimGridWorld::now(); }
 
+  // A sleep with time left wakes late by the run's wake-up, as the real engine's DeadlineSleeper counts it
+  // (sim/engines/real/deadline_sleeper.cpp); one that has nothing left does not sleep.
   void sleep_until(double deadline) override {
     const double left = deadline - now();
-    if (left > 0) s4u::this_actor::sleep_for(left);
+    if (left > 0) s4u::this_actor::sleep_for(left + run_.wake_up);
   }
 
   void compute(double seconds) override {
@@ -137,9 +143,13 @@ class SimNode : public Node {
     return Status::OK();
   }
 
+  // A receive that found its inbox empty waits for a message or its deadline, then wakes late by the run's
+  // wake-up, as the real engine's FrameInbox counts its timer's (sim/engines/real/frame_inbox.cpp); what
+  // lands meanwhile is in the same batch, as the real inbox takes everything due when it wakes.
   Result<std::vector<Message>> receive(double deadline) override {
     std::unique_lock<s4u::Mutex> lock(*mutex_);
-    if (inbox_.empty() && deadline > now()) {
+    const bool waits = inbox_.empty() && deadline > now();
+    if (waits) {
       const auto arrived = [this] { return !inbox_.empty(); };
       if (std::isinf(deadline)) {
         arrived_->wait(lock, arrived);
@@ -147,8 +157,9 @@ class SimNode : public Node {
         arrived_->wait_until(lock, deadline, arrived);
       }
     }
-    // Messages that arrive at this same instant are delivered by actors that may not have run yet.
     lock.unlock();
+    if (waits && run_.wake_up > 0) s4u::this_actor::sleep_for(run_.wake_up);
+    // Messages that arrive at this same instant are delivered by actors that may not have run yet.
     s4u::this_actor::yield();
     lock.lock();
     std::vector<Message> batch(std::make_move_iterator(inbox_.begin()),

@@ -1,9 +1,11 @@
 // The SimGrid engine's transport (transport.h): every node is an actor on its own simulated host of a
-// SimGridWorld (sim/engines/simgrid_world.h), and a message is a SimGrid communication of its real size (header and payload)
-// from the sender's host to the receiver's, waiting first for the bytes sent before it on that direction
-// to leave (one connection, as the real engine's token bucket). Delivered messages wait in the receiver's
-// mailbox until it calls receive(). Each direction's messages are carried by a few reused courier actors,
-// one per message in flight, not an actor per message.
+// SimGridWorld (sim/engines/simgrid_world.h), and a message is a SimGrid communication of its real size
+// (header and payload) from the sender's host to the receiver's, waiting first for the bytes sent before it
+// on that direction to leave (one connection, as the real engine's token bucket). Delivered messages wait in
+// the receiver's mailbox until it calls receive(). Each direction's messages are carried by a few reused
+// courier actors, one per message in flight, not an actor per message. A wait that waited (a sleep_until with
+// time left, a receive that found nothing) ends RunContext::wake_up late, where the real engine counts its
+// oversleep.
 #pragma once
 
 #include <functional>
