@@ -130,27 +130,28 @@ class SimNode : public Node {
       direction.idle.pop_back();
       courier->parcel = std::move(parcel);
       courier->busy = true;
-      s4u::this_actor::yield();    // the call Actor::init made for a new actor...
-      courier->handed->release();  // ...and Actor::start's: the courier runs next, where a new one would
+      courier->handed->release();
       direction.last = courier;
     }
     return Status::OK();
   }
 
   Result<std::vector<Message>> receive(double deadline) override {
-    std::unique_lock<s4u::Mutex> lock(*mutex_);
+    bool woken = false;
     if (inbox_.empty() && deadline > now()) {
-      const auto arrived = [this] { return !inbox_.empty(); };
       if (std::isinf(deadline)) {
-        arrived_->wait(lock, arrived);
+        waiting_ = true;
+        wake_->acquire();
+        woken = true;
       } else {
-        arrived_->wait_until(lock, deadline, arrived);
+        std::unique_lock<s4u::Mutex> lock(*mutex_);
+        timed_waiting_ = true;
+        arrived_->wait_until(lock, deadline, [this] { return !inbox_.empty(); });
+        timed_waiting_ = false;
       }
     }
     // Messages that arrive at this same instant are delivered by actors that may not have run yet.
-    lock.unlock();
-    s4u::this_actor::yield();
-    lock.lock();
+    if (!woken) s4u::this_actor::yield();
     std::vector<Message> batch(std::make_move_iterator(inbox_.begin()),
                                std::make_move_iterator(inbox_.end()));
     inbox_.clear();
@@ -201,10 +202,8 @@ class SimNode : public Node {
 
   // A courier's life: carry the parcel it was handed, then wait in its direction's pool for the next.
   void courier_loop(Courier& courier, Direction& direction) {
+    s4u::Actor::self()->daemonize();
     for (;;) {
-      // Daemonize: it ends with the hub. Once a courier is a daemon this changes nothing, but it is the
-      // call a new actor made first, so a reused courier keeps the same rounds.
-      s4u::Actor::self()->daemonize();
       carry(*courier.parcel);
       courier.parcel.reset();
       courier.busy = false;
@@ -228,9 +227,17 @@ class SimNode : public Node {
   }
 
   void deliver(Message message) {
-    std::unique_lock<s4u::Mutex> lock(*mutex_);
+    if (timed_waiting_) {
+      std::unique_lock<s4u::Mutex> lock(*mutex_);
+      inbox_.push_back(std::move(message));
+      arrived_->notify_all();
+      return;
+    }
     inbox_.push_back(std::move(message));
-    arrived_->notify_all();
+    if (waiting_) {
+      waiting_ = false;
+      wake_->release();
+    }
   }
 
  private:
@@ -240,6 +247,9 @@ class SimNode : public Node {
   s4u::Host* host_;
   s4u::MutexPtr mutex_ = s4u::Mutex::create();
   s4u::ConditionVariablePtr arrived_ = s4u::ConditionVariable::create();
+  s4u::SemaphorePtr wake_ = s4u::Semaphore::create(0);
+  bool waiting_ = false;
+  bool timed_waiting_ = false;
   std::deque<Message> inbox_;
   std::vector<s4u::ActorPtr> threads_;
 };
