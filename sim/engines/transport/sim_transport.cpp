@@ -25,12 +25,18 @@ namespace s4u = simgrid::s4u;
 // the next one, instead of an actor being created and torn down per message (whose stack mapping and
 // unmapping cost more than the simulation itself: tests/perf/README.md).
 //
-// Reusing a courier must not move any event. A courier makes, for every message, exactly the calls into
-// SimGrid that an actor created for that message made (the sender's two, then daemonize, the wait, the
-// communication, the delivery), in the same scheduling round, so every actor runs in the same order at
-// every instant, every latency is drawn in the same order and every clock value is the same (every
-// committed CSV came out byte for byte the same: tests/perf/README.md). tests/sim/sim_transport_test.cpp
-// checks the delivery times and the reuse.
+// Nothing here may move an event. SimGrid's clock advances from one event date to the next (the end of a
+// sleep, of a communication's latency, of its transfer) by their differences, so every date must stay
+// the same double: each sleep and each communication starts at the same simulated instant, for the same
+// duration, and the latencies are drawn in the same order. Synchronisation between actors (semaphores,
+// yields) takes no simulated time; it only decides which actor runs in which scheduling round of an
+// instant, and so which messages one receive() returns together. The calls are chosen to keep those
+// batches: a courier whose communication ends at an instant delivers in that instant's first round, and a
+// receiver collects after every courier of that round has run (woken by the first delivery, or after one
+// yield). Every committed simulation CSV (share, prefetch, the dispatcher's incident) and their stress
+// variants came out byte for byte the same when the transport went from a mutex and condition variable
+// per node to the semaphore below (tests/perf/README.md). tests/sim/sim_transport_test.cpp checks the
+// delivery times, the batches and the reuse.
 constexpr unsigned kCourierStackBytes = 64 * 1024;  // a few calls deep: not SimGrid's default 8 MiB
 
 class SimNode;
@@ -130,12 +136,16 @@ class SimNode : public Node {
       direction.idle.pop_back();
       courier->parcel = std::move(parcel);
       courier->busy = true;
-      courier->handed->release();
+      courier->handed->release();  // it runs in the next round, as a new courier would
       direction.last = courier;
     }
     return Status::OK();
   }
 
+  // Waiting forever (the usual case), the node sleeps on its semaphore, which the first delivery releases;
+  // it then runs in the round after that delivery's, when every courier of that round has delivered. A
+  // wait with a deadline is a condition variable's wait_until (its timeout is a sleep of the node's host),
+  // and the deliveries meanwhile go through its mutex.
   Result<std::vector<Message>> receive(double deadline) override {
     bool woken = false;
     if (inbox_.empty() && deadline > now()) {
@@ -150,7 +160,8 @@ class SimNode : public Node {
         timed_waiting_ = false;
       }
     }
-    // Messages that arrive at this same instant are delivered by actors that may not have run yet.
+    // Not woken by a delivery: messages that arrive at this same instant are delivered by couriers that may
+    // not have run yet in this round.
     if (!woken) s4u::this_actor::yield();
     std::vector<Message> batch(std::make_move_iterator(inbox_.begin()),
                                std::make_move_iterator(inbox_.end()));
@@ -202,7 +213,7 @@ class SimNode : public Node {
 
   // A courier's life: carry the parcel it was handed, then wait in its direction's pool for the next.
   void courier_loop(Courier& courier, Direction& direction) {
-    s4u::Actor::self()->daemonize();
+    s4u::Actor::self()->daemonize();  // it ends with the hub
     for (;;) {
       carry(*courier.parcel);
       courier.parcel.reset();
@@ -234,7 +245,7 @@ class SimNode : public Node {
       return;
     }
     inbox_.push_back(std::move(message));
-    if (waiting_) {
+    if (waiting_) {  // released once: the node takes every message delivered by the time it runs
       waiting_ = false;
       wake_->release();
     }
@@ -245,10 +256,10 @@ class SimNode : public Node {
   Peer self_;
   std::string name_;
   s4u::Host* host_;
-  s4u::MutexPtr mutex_ = s4u::Mutex::create();
-  s4u::ConditionVariablePtr arrived_ = s4u::ConditionVariable::create();
-  s4u::SemaphorePtr wake_ = s4u::Semaphore::create(0);
+  s4u::SemaphorePtr wake_ = s4u::Semaphore::create(0);  // a wait without deadline
   bool waiting_ = false;
+  s4u::MutexPtr mutex_ = s4u::Mutex::create();  // a wait with a deadline
+  s4u::ConditionVariablePtr arrived_ = s4u::ConditionVariable::create();
   bool timed_waiting_ = false;
   std::deque<Message> inbox_;
   std::vector<s4u::ActorPtr> threads_;
