@@ -242,10 +242,13 @@ class SimNode : public Node {
       std::unique_lock<s4u::Mutex> lock(*mutex_);
       inbox_.push_back(std::move(message));
       arrived_->notify_all();
-      return;
+    } else {
+      inbox_.push_back(std::move(message));
     }
-    inbox_.push_back(std::move(message));
-    if (waiting_) {  // released once: the node takes every message delivered by the time it runs
+    // Released once: the node takes every message delivered by the time it runs. (Checked after the mutex
+    // too: a delivery that queued for it while the node left a wait with a deadline must not be missed by
+    // the node's next wait.)
+    if (waiting_) {
       waiting_ = false;
       wake_->release();
     }
