@@ -8,8 +8,10 @@
 #include <simgrid/s4u.hpp>
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/engines/transport/sim_transport.h"
 #include "tests/sim/in_child.h"
@@ -72,6 +74,58 @@ TEST(SimTransport, ABurstLeavesAtTheBandwidthArrivesALatencyLaterAndTheEndComesA
     return Status::OK();
   });
   EXPECT_EQ(log, "1 on time\n2 on time\n3 on time\n4 on time\n5 on time\nend on time\n");
+}
+
+// Three peers on hosts of their own send at once over equal links: the three messages arrive at one instant
+// and the hub, waiting, gets them in one batch; so does a hub that was busy when they came, a wait with a
+// deadline that they beat, and a wait after those (no wake left over from deliveries nobody waited for).
+TEST(SimTransport, MessagesArrivingAtOneInstantAreOneBatch) {
+  const std::string log = in_child([] {
+    const Params params;
+    const PointInputs inputs;
+    const NetworkSpec network = link();
+    const RunContext context{params, inputs, network, /*seed=*/1, /*timeline=*/nullptr};
+    std::ostringstream out;
+    const Status status = run_on_simgrid(context, {"hub", "a", "b", "c"}, [&](Node& hub) -> Status {
+      std::vector<Peer> peers;
+      for (const char* name : {"a", "b", "c"}) {
+        auto peer = hub.spawn(name, [](Node& node) -> Status {
+          for (std::uint64_t id = 1; id <= 4; ++id) {
+            auto go = node.receive();  // one message of the hub's starts each burst
+            if (!go.ok()) return go.status();
+            if (Status s = node.send(0, 1, id, kPayload); !s.ok()) return s;
+          }
+          return node.receive().status();  // until the hub ends
+        });
+        if (!peer.ok()) return peer.status();
+        peers.push_back(*peer);
+      }
+      const auto burst = [&](const std::function<Result<std::vector<Message>>()>& receive) -> Status {
+        for (Peer peer : peers) {
+          if (Status s = hub.send(peer, 1, 0, ""); !s.ok()) return s;
+        }
+        auto batch = receive();
+        if (!batch.ok()) return batch.status();
+        out << batch->size() << " at " << std::lround(hub.now() * 1e6) << " us\n";
+        return Status::OK();
+      };
+      double start = hub.now();
+      Status s = burst([&] { return hub.receive(); });  // waiting forever
+      if (s.ok()) {
+        s = burst([&] {  // busy until after they arrived
+          hub.compute(0.050);
+          return hub.receive();
+        });
+      }
+      if (s.ok()) s = burst([&] { return hub.receive(hub.now() + 1.0); });  // a deadline they beat
+      if (s.ok()) s = burst([&] { return hub.receive(); });  // waiting forever again: no stale wake
+      out << "started at " << start;
+      return s;
+    });
+    return status.ok() ? out.str() : "error: " + status.message();
+  });
+  // A burst: the hub's call (28 B) takes 10.028 ms to a peer, its answer 10 + 1 ms back.
+  EXPECT_EQ(log, "3 at 21028 us\n3 at 71028 us\n3 at 92056 us\n3 at 113084 us\nstarted at 0") << log;
 }
 
 TEST(SimTransport, ManyMessagesAreCarriedByAFewReusedCouriersNotAnActorEach) {

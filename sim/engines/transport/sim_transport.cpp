@@ -25,12 +25,18 @@ namespace s4u = simgrid::s4u;
 // the next one, instead of an actor being created and torn down per message (whose stack mapping and
 // unmapping cost more than the simulation itself: tests/perf/README.md).
 //
-// Reusing a courier must not move any event. A courier makes, for every message, exactly the calls into
-// SimGrid that an actor created for that message made (the sender's two, then daemonize, the wait, the
-// communication, the delivery), in the same scheduling round, so every actor runs in the same order at
-// every instant, every latency is drawn in the same order and every clock value is the same (every
-// committed CSV came out byte for byte the same: tests/perf/README.md). tests/sim/sim_transport_test.cpp
-// checks the delivery times and the reuse.
+// Nothing here may move an event. SimGrid's clock advances from one event date to the next (the end of a
+// sleep, of a communication's latency, of its transfer) by their differences, so every date must stay
+// the same double: each sleep and each communication starts at the same simulated instant, for the same
+// duration, and the latencies are drawn in the same order. Synchronisation between actors (semaphores,
+// yields) takes no simulated time; it only decides which actor runs in which scheduling round of an
+// instant, and so which messages one receive() returns together. The calls are chosen to keep those
+// batches: a courier whose communication ends at an instant delivers in that instant's first round, and a
+// receiver collects after every courier of that round has run (woken by the first delivery, or after one
+// yield). Every committed simulation CSV (share, prefetch, the dispatcher's incident) and their stress
+// variants came out byte for byte the same when the transport went from a mutex and condition variable
+// per node to the semaphore below (tests/perf/README.md). tests/sim/sim_transport_test.cpp checks the
+// delivery times, the batches and the reuse.
 constexpr unsigned kCourierStackBytes = 64 * 1024;  // a few calls deep: not SimGrid's default 8 MiB
 
 class SimNode;
@@ -136,32 +142,40 @@ class SimNode : public Node {
       direction.idle.pop_back();
       courier->parcel = std::move(parcel);
       courier->busy = true;
-      s4u::this_actor::yield();    // the call Actor::init made for a new actor...
-      courier->handed->release();  // ...and Actor::start's: the courier runs next, where a new one would
+      courier->handed->release();  // it runs in the next round, as a new courier would
       direction.last = courier;
     }
     return Status::OK();
   }
 
-  // A receive that found its inbox empty waits for a message or its deadline, then wakes late by the run's
+  // Waiting forever (the usual case), the node sleeps on its semaphore, which the first delivery releases;
+  // it then runs in the round after that delivery's, when every courier of that round has delivered. A
+  // wait with a deadline is a condition variable's wait_until (its timeout is a sleep of the node's host),
+  // and the deliveries meanwhile go through its mutex. A receive that waited then wakes late by the run's
   // wake-up, as the real engine's FrameInbox counts its timer's (sim/engines/real/frame_inbox.cpp); what
   // lands meanwhile is in the same batch, as the real inbox takes everything due when it wakes.
   Result<std::vector<Message>> receive(double deadline) override {
-    std::unique_lock<s4u::Mutex> lock(*mutex_);
     const bool waits = inbox_.empty() && deadline > now();
+    bool woken = false;
     if (waits) {
-      const auto arrived = [this] { return !inbox_.empty(); };
       if (std::isinf(deadline)) {
-        arrived_->wait(lock, arrived);
+        waiting_ = true;
+        wake_->acquire();
+        woken = true;
       } else {
-        arrived_->wait_until(lock, deadline, arrived);
+        std::unique_lock<s4u::Mutex> lock(*mutex_);
+        timed_waiting_ = true;
+        arrived_->wait_until(lock, deadline, [this] { return !inbox_.empty(); });
+        timed_waiting_ = false;
       }
     }
-    lock.unlock();
-    if (waits && run_.wake_up > 0) s4u::this_actor::sleep_for(run_.wake_up);
-    // Messages that arrive at this same instant are delivered by actors that may not have run yet.
-    s4u::this_actor::yield();
-    lock.lock();
+    if (waits && run_.wake_up > 0) {
+      s4u::this_actor::sleep_for(run_.wake_up);
+      woken = false;  // woken by its own sleep, in a round that couriers of this instant may not have run in
+    }
+    // Not woken by a delivery: messages that arrive at this same instant are delivered by couriers that may
+    // not have run yet in this round.
+    if (!woken) s4u::this_actor::yield();
     std::vector<Message> batch(std::make_move_iterator(inbox_.begin()),
                                std::make_move_iterator(inbox_.end()));
     inbox_.clear();
@@ -212,10 +226,8 @@ class SimNode : public Node {
 
   // A courier's life: carry the parcel it was handed, then wait in its direction's pool for the next.
   void courier_loop(Courier& courier, Direction& direction) {
+    s4u::Actor::self()->daemonize();  // it ends with the hub
     for (;;) {
-      // Daemonize: it ends with the hub. Once a courier is a daemon this changes nothing, but it is the
-      // call a new actor made first, so a reused courier keeps the same rounds.
-      s4u::Actor::self()->daemonize();
       carry(*courier.parcel);
       courier.parcel.reset();
       courier.busy = false;
@@ -239,9 +251,20 @@ class SimNode : public Node {
   }
 
   void deliver(Message message) {
-    std::unique_lock<s4u::Mutex> lock(*mutex_);
-    inbox_.push_back(std::move(message));
-    arrived_->notify_all();
+    if (timed_waiting_) {
+      std::unique_lock<s4u::Mutex> lock(*mutex_);
+      inbox_.push_back(std::move(message));
+      arrived_->notify_all();
+    } else {
+      inbox_.push_back(std::move(message));
+    }
+    // Released once: the node takes every message delivered by the time it runs. (Checked after the mutex
+    // too: a delivery that queued for it while the node left a wait with a deadline must not be missed by
+    // the node's next wait.)
+    if (waiting_) {
+      waiting_ = false;
+      wake_->release();
+    }
   }
 
  private:
@@ -249,8 +272,11 @@ class SimNode : public Node {
   Peer self_;
   std::string name_;
   s4u::Host* host_;
-  s4u::MutexPtr mutex_ = s4u::Mutex::create();
+  s4u::SemaphorePtr wake_ = s4u::Semaphore::create(0);  // a wait without deadline
+  bool waiting_ = false;
+  s4u::MutexPtr mutex_ = s4u::Mutex::create();  // a wait with a deadline
   s4u::ConditionVariablePtr arrived_ = s4u::ConditionVariable::create();
+  bool timed_waiting_ = false;
   std::deque<Message> inbox_;
   std::vector<s4u::ActorPtr> threads_;
 };
