@@ -9,6 +9,7 @@
 #include "scenarios/prefetch/prefetch_study.h"
 #include "sim/runner/run_table.h"
 #include "sim/scenario/scenario.h"
+#include "tests/sim/run_rows.h"
 
 namespace perflab::prefetch_study {
 namespace {
@@ -19,13 +20,7 @@ RunTable table(const Scenario& scenario, Duration duration, double rpcs) {
   RunTable out = RunTable::empty(scenario);
   for (size_t p = 0; p < scenario.grid.size(); ++p) {
     for (int r = 0; r < scenario.seeds; ++r) {
-      RunRow row;
-      row.point = p;
-      row.replication = r;
-      row.seed = RunTable::seed_of(scenario, r);
-      row.outcome = Outcome::kOk;
-      row.metrics = {{"duration_s", duration(p, r)}, {"rpcs", rpcs}};
-      out.rows.push_back(row);
+      out.rows.push_back(testing::ok_row(scenario, p, r, {{"duration_s", duration(p, r)}, {"rpcs", rpcs}}));
     }
   }
   return out;

@@ -11,12 +11,18 @@
 #include "scenarios/share/share_study.h"
 #include "sim/runner/run_table.h"
 #include "sim/scenario/scenario.h"
+#include "tests/sim/run_rows.h"
 
 namespace perflab::share_study {
 namespace {
 
 constexpr double kMessageSeconds = 7e-6;  // the synthetic client's own cost per message
 constexpr double kByteSeconds = 1.5e-9;   // and per byte
+
+// A run's counts and its duration.
+Metrics counts(double messages, double bytes, double duration_s) {
+  return {{"call_messages", messages}, {"bytes_read", bytes}, {"duration_s", duration_s}};
+}
 
 // calibrate-real.toml's points and seeds, with counts of the calls' kind: the message points read 0.8 KiB
 // per message, the byte points 512 KiB. The sim's duration is a constant; the real run's adds its own CPU.
@@ -33,17 +39,10 @@ struct SyntheticRuns {
       const double messages = message_point ? 3000 : 64;
       const double bytes = messages * (message_point ? 800 : 512 * 1024);
       for (int r = 0; r < scenario.seeds; ++r) {
-        RunRow row;
-        row.point = p;
-        row.replication = r;
-        row.seed = RunTable::seed_of(scenario, r);
-        row.outcome = Outcome::kOk;
-        row.metrics["call_messages"] = messages;
-        row.metrics["bytes_read"] = bytes;
-        row.metrics["duration_s"] = 0.1 + 0.001 * r;
-        sim.rows.push_back(row);
-        row.metrics["duration_s"] += kMessageSeconds * messages + kByteSeconds * bytes;
-        real.rows.push_back(row);
+        const double sim_s = 0.1 + 0.001 * r;
+        const double real_s = sim_s + kMessageSeconds * messages + kByteSeconds * bytes;
+        sim.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, sim_s)));
+        real.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, real_s)));
       }
     }
   }
