@@ -236,7 +236,7 @@ class Reactor {
         wire.push_back(call.wire);
         tokens += call_tokens(call.wire.readv, call.wire.spans.size());
       }
-      charge_calls("serialize calls", tokens, 1);
+      charge_calls("serialize calls", tokens, setup_.costs.client_seconds_per_message);
       settle();
       const std::uint64_t id = next_id_++;
       server.in_flight[id] = std::move(calls);
@@ -249,11 +249,10 @@ class Reactor {
     }
   }
 
-  // One message's calls, written (`written` 1) or their answers parsed (0): the table's cost per token and,
-  // on the sim, the real client's own cost per message as it is written.
-  void charge_calls(const char* what, double tokens, double written) {
-    const double seconds =
-        tokens * setup_.costs.seconds_per_token + written * setup_.costs.client_seconds_per_message;
+  // One message's calls written, or their answers parsed: the table's cost per token, plus `own_s` (the sim's
+  // charge for the real client's own cost per message, as the message is written).
+  void charge_calls(const char* what, double tokens, double own_s = 0) {
+    const double seconds = tokens * setup_.costs.seconds_per_token + own_s;
     result_.totals.tokens += static_cast<std::uint64_t>(tokens);
     result_.totals.call_cpu_s += seconds;
     const double start = clock();
@@ -302,7 +301,7 @@ class Reactor {
       }
       double tokens = 0;
       for (const Call& call : calls) tokens += answer_tokens(call.wire.readv, call.wire.spans.size());
-      charge_calls("parse answers", tokens, 0);
+      charge_calls("parse answers", tokens);
       for (size_t i = 0; i < calls.size(); ++i) {
         if (timeline() != nullptr) span_read(s, calls[i], (*answers)[i]);
         calls[i].on_reply(std::move((*answers)[i]));

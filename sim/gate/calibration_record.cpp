@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include "sim/text/markdown.h"
 #include "sim/runner/run_outputs.h"
 #include "sim/runner/run_table.h"
+#include "sim/text/markdown.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -34,6 +34,12 @@ std::string quoted(const std::string& text) {
   std::ostringstream out;
   out << toml::value<std::string>(text);
   return out.str();
+}
+
+// Whether the fit's sim ran at a probed wake-up: its residuals then show it, in one more column.
+bool has_wake_up(const CalibrationFit& fit) {
+  return std::any_of(fit.residuals.begin(), fit.residuals.end(),
+                     [](const CalibrationResidual& r) { return r.wake_up.has_value(); });
 }
 
 }  // namespace
@@ -62,8 +68,7 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
 }
 
 std::string calibration_csv(const CalibrationFit& fit) {
-  const bool wake_up = std::any_of(fit.residuals.begin(), fit.residuals.end(),
-                                   [](const CalibrationResidual& r) { return r.wake_up.has_value(); });
+  const bool wake_up = has_wake_up(fit);
   std::vector<std::string> header = {"point", "measured", "fitted", "log_error"};  // log_error last
   if (wake_up) header.insert(header.begin() + 1, "wake_up_s");
   std::string out = csv_line(header);
@@ -126,8 +131,7 @@ std::string calibration_text(const CalibrationFit& fit,
     out += fmt::format("  measured, not fitted: {} = {}–{} {} over the points ({})\n", m.name,
                        format_number(m.low, 3), format_number(m.high, 3), m.unit, m.how);
   }
-  const bool wake_up = std::any_of(fit.residuals.begin(), fit.residuals.end(),
-                                   [](const CalibrationResidual& r) { return r.wake_up.has_value(); });
+  const bool wake_up = has_wake_up(fit);
   std::vector<std::string> header = {"point used", "measured", "fitted", "ln(measured/fitted)"};
   if (wake_up) header.insert(header.begin() + 1, "sim's wake-up");
   MarkdownTable table(header, wake_up ? "lrrrr" : "lrrr");
@@ -176,7 +180,8 @@ std::string rederivation_text(const std::vector<CalibrationResidual>& committed_
   if (committed_here.empty()) return "";
   const bool within = here_worst <= own_worst;
   return fmt::format(
-      "the committed constants on these runs: mean |ln| {:.4f}, max {:.4f}, against their own fit's max {:.4f}: "
+      "the committed constants on these runs: mean |ln| {:.4f}, max {:.4f}, against their own fit's max "
+      "{:.4f}: "
       "{}\n",
       here_total / static_cast<double>(committed_here.size()), here_worst, own_worst,
       within ? "re-derived (within its residual)" : "**not re-derived** (beyond its residual)");
