@@ -8,10 +8,18 @@ finding from its scenarios/<study>/page.py. A generated block sits between
     ...
     <!-- /validation-prose -->
 
-with KEY `headlines` (each study's finding and headline ratio beside the seed's), `summary` (every study:
-its full run and its --quick run), `study:NAME` (that study's committed
-runs, metric by metric) or `folder:PATH` (the runs under results/PATH: a study's runs under stated
-conditions). tests/python/test_validation_prose.py fails when a block disagrees with the files.
+with KEY
+- `headlines`: each study's finding and headline ratio beside the seed's;
+- `summary`: every study, its full run and its --quick run;
+- `study:NAME`: that study's committed runs, metric by metric;
+- `folder:PATH`: the runs under results/PATH (a study's runs under stated conditions);
+- `spread:PATH[:METRIC,…]`: the runs in results/PATH/*/, one sub-folder per quiet window, scenario by
+  scenario: how far the real medians move between windows (some metrics only, when named);
+- `pairs:GLOB:NUM/DEN:WHERE:METRIC`: a ratio the reports results/GLOB do not judge, NUM over DEN among the
+  rows WHERE selects, sim beside real;
+- `calibrations:PATH`: `perflab calibrate` re-run in results/PATH/*/, one per window: each constant's range
+  and how often the committed ones re-derived.
+tests/python/test_validation_prose.py fails when a block disagrees with the files.
 
     /usr/bin/python3 analysis/python/validation_prose.py            # check: exit 1 naming each stale block
     /usr/bin/python3 analysis/python/validation_prose.py --update   # rewrite the blocks
@@ -71,6 +79,20 @@ def folder_block(folder: str, results: Path) -> str:
     return runs_table(runs, results)
 
 
+def spread_block(key: str, results: Path) -> str:
+    """The runs in results/FOLDER/*/, one per quiet window: how far the real side moves (key FOLDER, or
+    FOLDER:METRIC,METRIC for some metrics only)."""
+    folder, _, metrics = key.partition(":")
+    return validation.window_spread(results / folder, tuple(m for m in metrics.split(",") if m))
+
+
+def pairs_block(key: str, results: Path) -> str:
+    """GLOB:NUMERATOR/DENOMINATOR:WHERE:METRIC, GLOB under results/: a ratio the reports do not judge."""
+    pattern, ratio, where, metric = key.split(":")
+    numerator, denominator = ratio.split("/")
+    return validation.pair_ratios(sorted(results.glob(pattern)), numerator, denominator, where, metric)
+
+
 def summary_block(results: Path) -> str:
     """One line per study: the verdict of its committed full run(s) and of its --quick run."""
     studies = sorted({p.parent.name for p in results.glob("*/*.validate.md") if p.parent.name != "validate-quick"})
@@ -111,8 +133,14 @@ def render(key: str, results: Path) -> str:
         return study_block(key[len("study:"):], results)
     if key.startswith("folder:"):
         return folder_block(key[len("folder:"):], results)
-    raise ValueError(f"unknown validation-prose key {key!r}, expected headlines, summary, study:NAME or "
-                     "folder:PATH")
+    if key.startswith("spread:"):
+        return spread_block(key[len("spread:"):], results)
+    if key.startswith("pairs:"):
+        return pairs_block(key[len("pairs:"):], results)
+    if key.startswith("calibrations:"):
+        return validation.calibration_spread(results / key[len("calibrations:"):], results)
+    raise ValueError(f"unknown validation-prose key {key!r}, expected headlines, summary, study:NAME, "
+                     "folder:PATH, spread:PATH, pairs:… or calibrations:PATH")
 
 
 def documents(root: Path = ROOT) -> list:

@@ -97,3 +97,75 @@ def test_each_study_page_lists_its_runs_under_stated_conditions():
         page = (RESULTS / f"{study}.html").read_text()
         assert report.relative_to(RESULTS).as_posix() in page, f"{study}.html does not list {report.name}"
         assert report.parent.name in page
+
+
+def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str):
+    folder.mkdir(parents=True)
+    (folder / "d-validate.validate.md").write_text(
+        f"### d-validate: sim against real\n\n- wall time 56 s, load average at the end {load} on 2 cores\n\n"
+        "| criterion (throughput_rps) | where | value | bound | verdict | detail |\n"
+        "|---|---|---:|---:|---|---|\n"
+        f"| max abs ln(real/sim) | every point (2) | 0.2 | <= 0.1 | {verdict} |  |\n\n"
+        f"Verdict: {verdict}\n")
+    (folder / "d-validate.validate.csv").write_text(
+        "strategy,max_requests,calls,metric,sim,real_median,real_low,real_high,log_error\n"
+        "scan,64,1500,throughput_rps,500,501,500,502,0.002\n"
+        f"scan,640,1500,throughput_rps,480,{real_at_640},{real_at_640},{real_at_640},"
+        f"{__import__('math').log(real_at_640 / 480)}\n")
+
+
+def test_the_spread_between_windows_is_measured_against_the_max_bound(tmp_path):
+    _window(tmp_path / "w1", "w1", 560.0, "held", "0.31")
+    _window(tmp_path / "w2", "w2", 640.0, "**failed**", "0.52")
+    text = validation.window_spread(tmp_path)
+    assert "**d-validate**: 2 runs, one per window: `w1` (held, load 0.31 at the end), `w2` (failed" in text
+    # 640 / 560: ln 0.134, wider than 0.1; the point at 64 is one value twice (a column one value in every
+    # row, as strategy here, does not name the point)
+    assert "| throughput_rps | max_requests=640 | 560 – 640 | 0.134 | 0.1 | 480 | +0.154 … +0.288 |" in text
+    assert "| throughput_rps | max_requests=64 | 501 – 501 | 0.000 |" in text
+    assert "throughput_rps: the real medians alone spread wider than the max bound at 1 of 2 points" in text
+    assert "verdict: held in 1 of 2 windows" in text
+
+
+def test_a_spread_needs_two_runs_of_one_scenario(tmp_path):
+    _window(tmp_path / "w1", "w1", 560.0, "held", "0.31")
+    assert "No scenario with runs in two windows" in validation.window_spread(tmp_path)
+
+
+def _calibration(folder: Path, value: float, rederived: bool):
+    (folder / "s").mkdir(parents=True)
+    (folder / "s" / "s-cal.calibration.toml").write_text(
+        f"scenario = 's-cal'\nmethod = 'm'\n\n[constants]\ncost = {{ value = {value}, unit = \"us\" }}\n")
+    verdict = "re-derived (within its residual)" if rederived else "**not re-derived** (beyond its residual)"
+    (folder / "calibrate.txt").write_text(f"### s-cal: calibration of s\n\nthe committed constants on these runs: "
+                                          f"max 0.01, against their own fit's max 0.02: {verdict}\n\n"
+                                          "### other: calibration of o\n\nre-derived (within its residual)\n")
+
+
+def test_calibrations_over_windows_show_each_constants_range_and_the_rederivations(tmp_path):
+    committed = tmp_path / "results"
+    (committed / "s").mkdir(parents=True)
+    (committed / "s" / "s-cal.calibration.toml").write_text("[constants]\ncost = { value = 2.0, unit = \"us\" }\n")
+    _calibration(tmp_path / "windows" / "0600", 1.5, True)
+    _calibration(tmp_path / "windows" / "0615", 2.5, False)
+    text = validation.calibration_spread(tmp_path / "windows", committed)
+    assert text.startswith("2 windows: `0600`, `0615`.")
+    # ln(2.5 / 1.5) = 0.511; the other scenario's verdict in the same output is not this one's
+    assert "| s-cal | cost | 2 | 1.5 – 2.5 | 0.511 | 1 of 2 |" in text
+
+
+def test_a_ratio_the_reports_do_not_judge_is_read_from_their_points(tmp_path):
+    (tmp_path / "s-validate.validate.md").write_text("Verdict: held\n")
+    (tmp_path / "s-validate.validate.csv").write_text(
+        "case,k,n,segment_size,loop,metric,sim,real_median,real_low,real_high,log_error\n"
+        "3-of-10,3,10,32,coalesced,duration_s,1.0,1.1,1,1,0\n"
+        "30-of-40,30,40,32,coalesced,duration_s,1.5,1.32,1,1,0\n"
+        "3-of-10,3,10,128,coalesced,duration_s,2.0,2.0,1,1,0\n"
+        "30-of-40,30,40,128,coalesced,duration_s,2.2,2.4,1,1,0\n"
+        "30-of-40,30,40,128,eager,duration_s,9.0,9.0,1,1,0\n")
+    text = validation.pair_ratios([tmp_path / "s-validate.validate.md"], "case=30-of-40", "case=3-of-10",
+                                  "loop=coalesced", "duration_s")
+    # k and n follow from the case and do not split the pairs; the eager row is not selected
+    assert "| `s-validate` | segment_size=32 | 1.500 | 1.200 | 0.800 |" in text
+    assert "| `s-validate` | segment_size=128 | 1.100 | 1.200 | 1.091 |" in text
+    assert text.count("\n") == 4

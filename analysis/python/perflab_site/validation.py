@@ -111,3 +111,143 @@ def study_verdict(runs: list) -> str:
     verdict = "held" if not failed else (
         "failed" if len(runs) == 1 else f"failed ({len(failed)} of {len(runs)} runs)")
     return f"{verdict}, worst |ln(real/sim)| {worst:.3f}"
+
+
+WALL = re.compile(r"^- wall time (?P<wall>[0-9.]+ s), load average at the end (?P<load>[0-9.]+)", re.M)
+MAX_BOUND = re.compile(r"<= ([0-9.]+)")
+
+
+def window_spread(folder: Path, metrics: tuple = (), bound_name: str = "max abs ln(real/sim)") -> str:
+    """The real side's reproducibility: the runs committed in folder/*/ (one sub-folder per quiet window),
+    compared scenario by scenario and point by point. Per metric and point, the real medians' range over
+    the windows and its spread ln(max/min): a spread wider than the max bound means no simulation, which
+    gives one number, can stay within that bound in every window. Then how often each scenario held.
+    `metrics`: only these (all when empty)."""
+    by_name = {}
+    for report in sorted(folder.glob("*/*.validate.md")):
+        by_name.setdefault(report.name, []).append(report)
+    sections = [_scenario_spread(reports, metrics, bound_name) for reports in by_name.values() if len(reports) > 1]
+    if not sections:
+        return f"No scenario with runs in two windows under results/{folder.name}.\n"
+    return "\n".join(sections)
+
+
+def _scenario_spread(reports: list, metrics: tuple, bound_name: str) -> str:
+    frames, runs = [], []
+    for report in reports:
+        run = read_run(report)
+        frame = pd.read_csv(report.with_name(run.name + ".validate.csv"))
+        frame["window"] = report.parent.name
+        frames.append(frame)
+        runs.append(run)
+    bounds = {c.metric: float(MAX_BOUND.search(c.bound)[1]) for r in runs for c in r.criteria
+              if c.name == bound_name and MAX_BOUND.search(c.bound)}
+    every = pd.concat(frames)
+    if metrics:
+        every = every[every["metric"].isin(metrics)]
+    keys = [c for c in every.columns
+            if c not in ("metric", "sim", "real_median", "real_low", "real_high", "log_error", "window")
+            and every[c].nunique(dropna=False) > 1]
+
+    def window(run):
+        wall = WALL.search(run.report.read_text())
+        load = f", load {wall['load']} at the end" if wall else ""
+        return f"`{run.report.parent.name}` ({'held' if run.held else 'failed'}{load})"
+
+    lines = [f"**{runs[0].name}**: {len(runs)} runs, one per window: " + ", ".join(map(window, runs)) + ".", "",
+             "| metric | point | real median, lowest – highest | spread ln(max/min) | max bound | "
+             "sim | ln(real/sim) over the windows |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    wide = {}
+    for (metric, *_), rows in every.groupby(["metric"] + keys, sort=False):
+        point = ", ".join(f"{k}={rows[k].iloc[0]}" for k in keys)
+        low, high = rows["real_median"].min(), rows["real_median"].max()
+        spread = math.log(high / low) if low > 0 else math.nan
+        bound = bounds.get(metric, math.nan)
+        sims = f"{rows['sim'].iloc[0]:.4g}" if rows["sim"].nunique() == 1 else \
+            f"{rows['sim'].min():.4g} – {rows['sim'].max():.4g}"
+        lines.append(f"| {metric} | {point} | {low:.4g} – {high:.4g} | {spread:.3f} | {bound:g} | {sims} | "
+                     f"{rows['log_error'].min():+.3f} … {rows['log_error'].max():+.3f} |")
+        total, over = wide.get(metric, (0, 0))
+        wide[metric] = (total + 1, over + (spread > bound))
+    lines.append("")
+    for metric, (total, over) in wide.items():
+        lines.append(f"- {metric}: the real medians alone spread wider than the max bound at {over} of "
+                     f"{total} points")
+    lines.append(f"- verdict: held in {sum(r.held for r in runs)} of {len(runs)} windows")
+    return "\n".join(lines) + "\n"
+
+
+CALIBRATION_SECTION = re.compile(r"^### (?P<name>[^:\n]+): calibration of", re.M)
+
+
+def calibration_spread(folder: Path, committed: Path) -> str:
+    """The calibrations committed in folder/*/ (one sub-folder per quiet window: `perflab calibrate --out`
+    there, its printed output saved as calibrate.txt), scenario by scenario: each constant's range over the
+    windows beside the committed value (committed/<study>/<scenario>.calibration.toml), and in how many
+    windows the committed constants re-derived (fit the new runs within their own residual)."""
+    import tomllib
+
+    windows = sorted(p for p in folder.iterdir() if p.is_dir())
+    by_name = {}
+    for window in windows:
+        for toml in sorted(window.glob("*/*.calibration.toml")):
+            by_name.setdefault((toml.parent.name, toml.name), []).append((window, toml))
+    if not by_name:
+        return f"No calibration under results/{folder.name}.\n"
+    lines = ["| calibration | constant | committed | over the windows, lowest – highest | spread ln(max/min) | "
+             "committed constants re-derived |", "|---|---|---:|---:|---:|---:|"]
+    for (study, file), found in sorted(by_name.items()):
+        scenario = file[: -len(".calibration.toml")]
+        own = tomllib.loads((committed / study / file).read_text())["constants"] \
+            if (committed / study / file).exists() else {}
+        verdicts = []
+        for window, _ in found:
+            text = (window / "calibrate.txt").read_text() if (window / "calibrate.txt").exists() else ""
+            sections = {m["name"]: text[m.end():] for m in CALIBRATION_SECTION.finditer(text)}
+            section = sections.get(scenario, "").split("\n### ", 1)[0]
+            verdicts.append("not re-derived" not in section and "re-derived (within" in section)
+        values = {}
+        for _, toml in found:
+            for name, constant in tomllib.loads(toml.read_text())["constants"].items():
+                values.setdefault(name, []).append(float(constant["value"]))
+        for name, seen in values.items():
+            low, high = min(seen), max(seen)
+            spread = f"{math.log(high / low):.3f}" if low > 0 else "–"
+            was = f"{own[name]['value']:g}" if name in own else "–"
+            lines.append(f"| {scenario} | {name} | {was} | {low:g} – {high:g} | {spread} | "
+                         f"{sum(verdicts)} of {len(verdicts)} |")
+    return f"{len(windows)} windows: " + ", ".join(f"`{w.name}`" for w in windows) + ".\n\n" + \
+        "\n".join(lines) + "\n"
+
+
+def _selected(frame, selector: str):
+    column, value = selector.split("=", 1)
+    return frame[frame[column].astype(str) == value]
+
+
+def pair_ratios(reports: list, numerator: str, denominator: str, where: str, metric: str) -> str:
+    """A ratio the reports do not judge, read from their per-point tables: `metric` at the `numerator`
+    point over the `denominator` point that agrees with it on every other varying column, both selectors
+    COLUMN=VALUE, among the rows `where` selects; the sim's ratio beside the real medians' ratio, per
+    report and group."""
+    lines = ["| run | group | sim | real median | real / sim |", "|---|---|---:|---:|---:|"]
+    for report in reports:
+        frame = pd.read_csv(report.with_name(report.name[: -len(".md")] + ".csv"))
+        frame = _selected(frame[frame["metric"] == metric], where)
+        num_column = numerator.split("=", 1)[0]
+        dependent = {num_column, "k", "n"}  # a case names its k and n
+        keys = [c for c in frame.columns if c not in dependent and c not in
+                ("metric", "sim", "real_median", "real_low", "real_high", "log_error") and frame[c].nunique() > 1]
+        top, bottom = _selected(frame, numerator), _selected(frame, denominator)
+        for _, row in top.iterrows():
+            match = bottom
+            for k in keys:
+                match = match[match[k] == row[k]]
+            if len(match) != 1:
+                continue
+            sim, real = row["sim"] / match["sim"].iloc[0], row["real_median"] / match["real_median"].iloc[0]
+            group = ", ".join(f"{k}={row[k]}" for k in keys)
+            lines.append(f"| `{report.name[: -len('.validate.md')]}` | {group} | {sim:.3f} | {real:.3f} | "
+                         f"{real / sim:.3f} |")
+    return "\n".join(lines) + "\n"
