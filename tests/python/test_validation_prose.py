@@ -169,3 +169,10 @@ def test_a_ratio_the_reports_do_not_judge_is_read_from_their_points(tmp_path):
     assert "| `s-validate` | segment_size=32 | 1.500 | 1.200 | 0.800 |" in text
     assert "| `s-validate` | segment_size=128 | 1.100 | 1.200 | 1.091 |" in text
     assert text.count("\n") == 4
+
+
+def test_a_window_holds_when_every_report_in_it_held(tmp_path):
+    _window(tmp_path / "w1", "w1", 560.0, "held", "0.31")
+    _window(tmp_path / "w2", "w2", 640.0, "**failed**", "0.52")
+    assert validation.windows_verdict(tmp_path) == "held in 1 of 2 quiet windows"
+    assert validation.windows_verdict(tmp_path / "none") == ""

@@ -463,8 +463,10 @@ def verdict_cell(site) -> str:
     if not runs:
         return "not validated"
     shown = next((r for r in runs if not r.held), runs[0])
+    repeated = [f"; {grid} repeated: {escape(windows)}"
+                for grid, _, windows in validation.repeated_verdicts(site.results / site.study)]
     return (f"<a href=\"{escape(site.study)}.html#{escape(shown.name)}-validate\">"
-            f"{escape(validation.study_verdict(runs))}</a>")
+            f"{escape(validation.study_verdict(runs))}</a>" + "".join(repeated))
 
 
 def quick_summary_note(results: Path) -> str:

@@ -251,3 +251,24 @@ def pair_ratios(reports: list, numerator: str, denominator: str, where: str, met
             lines.append(f"| `{report.name[: -len('.validate.md')]}` | {group} | {sim:.3f} | {real:.3f} | "
                          f"{real / sim:.3f} |")
     return "\n".join(lines) + "\n"
+
+
+def windows_verdict(folder: Path) -> str:
+    """"held in K of N quiet windows" over the windows committed in folder/*/ (a window holds when every
+    report in it held); empty when there are none."""
+    windows = [w for w in sorted(folder.glob("*/")) if list(w.glob("*.validate.md"))]
+    if not windows:
+        return ""
+    held = sum(all(r.held for r in runs_in(w)) for w in windows)
+    return f"held in {held} of {len(windows)} quiet windows"
+
+
+# Where a study's validation repeated in quiet windows is committed, by the grid it ran.
+WINDOW_FOLDERS = (("full grid", "validate-windows"), ("--quick", "validate-quick-windows"))
+
+
+def repeated_verdicts(study_results: Path) -> list:
+    """(grid, folder, "held in K of N quiet windows") for each of WINDOW_FOLDERS committed under a study's
+    results folder."""
+    return [(grid, folder, verdict) for grid, folder in WINDOW_FOLDERS
+            if (verdict := windows_verdict(study_results / folder))]
