@@ -4,6 +4,7 @@
 (validation_prose.py) are made from this, never typed."""
 import math
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,8 +114,22 @@ def study_verdict(runs: list) -> str:
     return f"{verdict}, worst |ln(real/sim)| {worst:.3f}"
 
 
-WALL = re.compile(r"^- wall time (?P<wall>[0-9.]+ s), load average at the end (?P<load>[0-9.]+)", re.M)
+WALL = re.compile(r"^- wall time [0-9.]+ s, load average at the end (?P<load>[0-9.]+)", re.M)
 MAX_BOUND = re.compile(r"<= ([0-9.]+)")
+# The columns of a .validate.csv that are values, not the grid point's.
+VALUE_COLUMNS = ("metric", "sim", "real_median", "real_low", "real_high", "log_error")
+
+
+def point_columns(frame, leave_out=()) -> list:
+    """The grid columns that tell the frame's points apart: those that vary, without one that follows from
+    an earlier one (a case's k and n from its name), as the reports name a ratio's group."""
+    kept = []
+    for c in frame.columns:
+        if c in VALUE_COLUMNS or c in leave_out or frame[c].nunique(dropna=False) < 2:
+            continue
+        if not any(frame.groupby(k, dropna=False)[c].nunique(dropna=False).max() == 1 for k in kept):
+            kept.append(c)
+    return kept
 
 
 def window_spread(folder: Path, metrics: tuple = (), bound_name: str = "max abs ln(real/sim)") -> str:
@@ -145,9 +160,7 @@ def _scenario_spread(reports: list, metrics: tuple, bound_name: str) -> str:
     every = pd.concat(frames)
     if metrics:
         every = every[every["metric"].isin(metrics)]
-    keys = [c for c in every.columns
-            if c not in ("metric", "sim", "real_median", "real_low", "real_high", "log_error", "window")
-            and every[c].nunique(dropna=False) > 1]
+    keys = point_columns(every, leave_out=("window",))
 
     def window(run):
         wall = WALL.search(run.report.read_text())
@@ -186,8 +199,6 @@ def calibration_spread(folder: Path, committed: Path) -> str:
     there, its printed output saved as calibrate.txt), scenario by scenario: each constant's range over the
     windows beside the committed value (committed/<study>/<scenario>.calibration.toml), and in how many
     windows the committed constants re-derived (fit the new runs within their own residual)."""
-    import tomllib
-
     windows = sorted(p for p in folder.iterdir() if p.is_dir())
     by_name = {}
     for window in windows:
@@ -235,10 +246,7 @@ def pair_ratios(reports: list, numerator: str, denominator: str, where: str, met
     for report in reports:
         frame = pd.read_csv(report.with_name(report.name[: -len(".md")] + ".csv"))
         frame = _selected(frame[frame["metric"] == metric], where)
-        num_column = numerator.split("=", 1)[0]
-        dependent = {num_column, "k", "n"}  # a case names its k and n
-        keys = [c for c in frame.columns if c not in dependent and c not in
-                ("metric", "sim", "real_median", "real_low", "real_high", "log_error") and frame[c].nunique() > 1]
+        keys = [c for c in point_columns(frame) if c != numerator.split("=", 1)[0]]
         top, bottom = _selected(frame, numerator), _selected(frame, denominator)
         for _, row in top.iterrows():
             match = bottom
