@@ -125,9 +125,7 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   std::cout << "\n";
   const Provenance& run = current_provenance();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string record =
-      fmt::format("ran {} on {} at commit {}{}: {} (wall time {:.0f} s)", run.date, run.host, run.commit,
-                  run.dirty ? " (with uncommitted changes)" : "", run.command, seconds);
+  const std::string record = fmt::format("{}: {} (wall time {:.0f} s)", run.ran(), run.command, seconds);
   fs::create_directories(toml.parent_path(), ec);
   for (auto [file, text] : {std::pair{toml, calibration_toml(fit, real.name, record)},
                             std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(fit)}}) {

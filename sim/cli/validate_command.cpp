@@ -548,9 +548,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     std::cout << text;
     if (!out.empty()) {
       const Provenance& run = current_provenance();
-      const std::string record =
-          fmt::format("\n- ran {} on {} at commit {}{}\n- `{}`\n", run.date, run.host, run.commit,
-                      run.dirty ? " (with uncommitted changes)" : "", run.command);
+      const std::string record = fmt::format("\n- {}\n- `{}`\n", run.ran(), run.command);
       auto written = write_file((fs::path(out) / "validate-summary.md").string(), text + record);
       if (!written.ok()) return fail_input(written.message());
     }

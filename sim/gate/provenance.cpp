@@ -114,6 +114,11 @@ std::vector<std::pair<std::string, std::string>> Provenance::fields() const {
           {"date", date},         {"command", command}};
 }
 
+std::string Provenance::ran() const {
+  return "ran " + date + " on " + host + " at commit " + commit +
+         (dirty ? " (with uncommitted changes)" : "") + ", executable " + perflab;
+}
+
 void set_command_line(int argc, char** argv) {
   std::string text;
   for (int i = 0; i < argc; ++i) text += (i > 0 ? " " : "") + shell_quoted(argv[i]);

@@ -25,6 +25,10 @@ struct Provenance {
 
   // The provenance keys in `.meta` order.
   std::vector<std::pair<std::string, std::string>> fields() const;
+  // One line for a report's record: "ran DATE on HOST at commit SHA[ (with uncommitted changes)], executable
+  // sha256:HEX". The commit is the checkout's the command ran in; the executable's hash says which program
+  // ran, should it be older than that checkout.
+  std::string ran() const;
 };
 
 // Remembers the command line for Provenance::command (cli_main calls it first).

@@ -642,5 +642,21 @@ TEST(Provenance, RunOutRecordsCommitBuildHostAndCommand) {
   EXPECT_EQ(meta.count("load_before"), 0U);  // recorded around micro-engine timings only
 }
 
+// A report's record line names the executable beside the checkout, so an older binary run in a newer
+// checkout is not taken for that checkout's build.
+TEST(Provenance, RecordLineNamesTheExecutable) {
+  Provenance p;
+  p.date = "2026-12-04T06:00:00Z";
+  p.host = "AMD EPYC, 2 cores";
+  p.commit = "abc";
+  p.perflab = "sha256:5d68";
+  EXPECT_EQ(p.ran(), "ran 2026-12-04T06:00:00Z on AMD EPYC, 2 cores at commit abc, executable sha256:5d68");
+  p.dirty = true;
+  EXPECT_EQ(
+      p.ran(),
+      "ran 2026-12-04T06:00:00Z on AMD EPYC, 2 cores at commit abc (with uncommitted changes), executable "
+      "sha256:5d68");
+}
+
 }  // namespace
 }  // namespace perflab
