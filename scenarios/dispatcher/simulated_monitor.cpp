@@ -63,7 +63,9 @@ void SimulatedMonitor::exit(const dispatcher::LockedSectionReport& section) {
   ops_total_ += section.ops;
   if (timeline_ != nullptr) {
     timeline_->span(s4u::this_actor::get_name(), dispatcher::kLockedSectionNames.name(section.section), start,
-                    SimGridWorld::now(), std::to_string(section.ops) + " ops");
+                    SimGridWorld::now(),
+                    std::to_string(section.ops) + " ops, " + std::to_string(section.running_calls) +
+                        " running, " + std::to_string(section.ready_calls) + " ready");
   }
   release();
 }
