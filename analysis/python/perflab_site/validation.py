@@ -38,6 +38,7 @@ class Run:
     held: bool
     metrics: list = field(default_factory=list)   # [MetricErrors], from the CSV
     criteria: list = field(default_factory=list)  # [Criterion], from the report's criterion tables
+    points: pd.DataFrame = None                   # the .validate.csv: one row per point and metric
 
     @property
     def worst_abs_log(self) -> float:
@@ -91,8 +92,8 @@ def read_run(report: Path) -> Run:
     verdict = VERDICT.search(text)
     if verdict is None:
         raise ValueError(f"{report}: no 'Verdict:' line")
-    run = Run(name, report, "failed" not in verdict[1], criteria=read_criteria(text))
     frame = pd.read_csv(report.with_name(name + ".validate.csv"))
+    run = Run(name, report, "failed" not in verdict[1], criteria=read_criteria(text), points=frame)
     for metric, rows in frame.groupby("metric", sort=False):
         errors = rows["log_error"].abs()
         run.metrics.append(MetricErrors(metric, len(rows), errors.mean(), errors.max(),
@@ -151,8 +152,7 @@ def _scenario_spread(reports: list, metrics: tuple, bound_name: str) -> str:
     frames, runs = [], []
     for report in reports:
         run = read_run(report)
-        frame = pd.read_csv(report.with_name(run.name + ".validate.csv"))
-        frame["window"] = report.parent.name
+        frame = run.points.assign(window=report.parent.name)
         frames.append(frame)
         runs.append(run)
     bounds = {c.metric: float(MAX_BOUND.search(c.bound)[1]) for r in runs for c in r.criteria
