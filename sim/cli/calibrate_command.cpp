@@ -110,12 +110,14 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   }
   std::cout << "### " << real.name << ": calibration of " << planned.study->name << "\n\n"
             << calibration_text(fit, before);
+  std::optional<Rederivation> rederivation;
   if (before) {  // do the committed constants still fit these runs, as well as they fit their own?
     auto again = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, &*before);
     auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
     if (!own.ok()) return fail_input(own.status().message());
     if (again.ok()) {
-      std::cout << rederivation_text(again->residuals, *own);
+      rederivation = rederive(again->residuals, *own, (fs::path("results") / fs::relative(committed, results_dir())).string());
+      if (rederivation) std::cout << rederivation_text(*rederivation);
     } else {  // the model's constants changed since that calibration: nothing to re-derive
       std::cout << "the committed calibration (" << committed.string()
                 << ") cannot be scored on these runs, its constants are not this fit's: "
@@ -127,7 +129,7 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string record = fmt::format("{}: {} (wall time {:.0f} s)", run.ran(), run.command, seconds);
   fs::create_directories(toml.parent_path(), ec);
-  for (auto [file, text] : {std::pair{toml, calibration_toml(fit, real.name, record)},
+  for (auto [file, text] : {std::pair{toml, calibration_toml(fit, real.name, record, rederivation)},
                             std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(fit)}}) {
     if (auto written = write_file(file.string(), text); !written.ok()) return fail_input(written.message());
     std::fprintf(stderr, "calibrate: wrote %s\n", file.c_str());

@@ -44,8 +44,8 @@ bool has_wake_up(const CalibrationFit& fit) {
 
 }  // namespace
 
-std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario,
-                             const std::string& record) {
+std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario, const std::string& record,
+                             const std::optional<Rederivation>& rederivation) {
   std::string out =
       "# perflab calibrate: the constants `perflab validate` sets on the sim side (docs/validation.md).\n";
   if (!record.empty()) out += "# " + record + "\n";
@@ -63,6 +63,14 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
       out += fmt::format("{} = {{ low = {}, high = {}, unit = \"{}\", how = {} }}\n", m.name,
                          format_number(m.low, 4), format_number(m.high, 4), m.unit, quoted(m.how));
     }
+  }
+  if (rederivation) {
+    out += fmt::format(
+        "\n# The constants committed when these runs were made, scored on them (perflab calibrate).\n"
+        "[rederivation]\ncommitted = {}\nmean_abs_ln = {:.4f}\nmax_abs_ln = {:.4f}\nown_max_abs_ln = {:.4f}\n"
+        "verdict = \"{}\"\n",
+        quoted(rederivation->committed), rederivation->mean, rederivation->max, rederivation->own_max,
+        rederivation->rederived() ? "re-derived" : "not re-derived");
   }
   return out;
 }
@@ -169,22 +177,24 @@ Result<std::vector<double>> read_calibration_residuals(const fs::path& csv) {
   return out;
 }
 
-std::string rederivation_text(const std::vector<CalibrationResidual>& committed_here,
-                              const std::vector<double>& committed_own) {
-  double here_total = 0, here_worst = 0, own_worst = 0;
+std::optional<Rederivation> rederive(const std::vector<CalibrationResidual>& committed_here,
+                                     const std::vector<double>& committed_own, const std::string& committed) {
+  if (committed_here.empty()) return std::nullopt;
+  Rederivation out{committed};
   for (const auto& r : committed_here) {
-    here_total += std::abs(r.log_error());
-    here_worst = std::max(here_worst, std::abs(r.log_error()));
+    out.mean += std::abs(r.log_error()) / static_cast<double>(committed_here.size());
+    out.max = std::max(out.max, std::abs(r.log_error()));
   }
-  for (double e : committed_own) own_worst = std::max(own_worst, std::abs(e));
-  if (committed_here.empty()) return "";
-  const bool within = here_worst <= own_worst;
+  for (double e : committed_own) out.own_max = std::max(out.own_max, std::abs(e));
+  return out;
+}
+
+std::string rederivation_text(const Rederivation& r) {
   return fmt::format(
       "the committed constants on these runs: mean |ln| {:.4f}, max {:.4f}, against their own fit's max "
-      "{:.4f}: "
-      "{}\n",
-      here_total / static_cast<double>(committed_here.size()), here_worst, own_worst,
-      within ? "re-derived (within its residual)" : "**not re-derived** (beyond its residual)");
+      "{:.4f}: {}\n",
+      r.mean, r.max, r.own_max,
+      r.rederived() ? "re-derived (within its residual)" : "**not re-derived** (beyond its residual)");
 }
 
 std::optional<double> stated_wall_time(const std::filesystem::path& file) {

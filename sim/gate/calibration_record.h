@@ -28,19 +28,30 @@ std::string run_label(const RunTable& table, const RunRow& row);
 // results/<study>/<scenario>.calibration.toml and .calibration.csv.
 std::filesystem::path calibration_file(const std::filesystem::path& results, const std::string& study,
                                        const std::string& scenario);
-std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario,
-                             const std::string& record);
+// How the committed constants fit a new calibration's runs, against how they fit their own: they
+// re-derive when their worst |ln| here is within their worst there ("within its printed residual").
+struct Rederivation {
+  std::string committed;  // the committed .calibration.toml scored
+  double mean = 0, max = 0;  // |ln(measured / fitted)| of the committed constants on these runs
+  double own_max = 0;        // their worst on the runs they were fitted on (the committed .calibration.csv)
+  bool rederived() const { return max <= own_max; }
+};
+// `committed_here`: the committed constants' residuals on this run's points; `committed_own`: theirs on
+// their own runs. nullopt when there is no point here to score.
+std::optional<Rederivation> rederive(const std::vector<CalibrationResidual>& committed_here,
+                                     const std::vector<double>& committed_own, const std::string& committed);
+std::string rederivation_text(const Rederivation& rederivation);
+
+// The .calibration.toml: the constants, what was measured beside them, and, when a committed calibration
+// was scored on the same runs, its re-derivation (a [rederivation] table with its verdict).
+std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario, const std::string& record,
+                             const std::optional<Rederivation>& rederivation = std::nullopt);
 std::string calibration_csv(const CalibrationFit& fit);
 // The constants of a .calibration.toml; an error names the file and what is wrong in it.
 Result<std::vector<CalibratedConstant>> read_calibration(const std::filesystem::path& file);
 // The residuals (ln(measured / fitted)) of a .calibration.csv: how well the committed constants fit their own
 // runs.
 Result<std::vector<double>> read_calibration_residuals(const std::filesystem::path& csv);
-// Whether a calibration re-derives: `committed_here`, the committed constants' residuals on this run's points,
-// against `committed_own`, their residuals on the runs they were fitted on. It does when the worst here is
-// within the worst there ("within its printed residual").
-std::string rederivation_text(const std::vector<CalibrationResidual>& committed_here,
-                              const std::vector<double>& committed_own);
 // The time a committed run took, as its report or calibration file states it ("wall time N s"); nullopt
 // when the file is missing or states none. What validate and calibrate say before their first run.
 std::optional<double> stated_wall_time(const std::filesystem::path& file);

@@ -154,6 +154,19 @@ def test_calibrations_over_windows_show_each_constants_range_and_the_rederivatio
     assert "| s-cal | cost | 2 | 1.5 – 2.5 | 0.511 | 1 of 2 |" in text
 
 
+def test_a_calibration_file_that_records_its_rederivation_is_read_before_the_printout(tmp_path):
+    committed = tmp_path / "results"
+    (committed / "s").mkdir(parents=True)
+    (committed / "s" / "s-cal.calibration.toml").write_text("[constants]\ncost = { value = 2.0, unit = \"us\" }\n")
+    _calibration(tmp_path / "windows" / "0600", 1.5, True)  # an older window: its printout alone says
+    _calibration(tmp_path / "windows" / "0615", 2.5, True)
+    toml = tmp_path / "windows" / "0615" / "s" / "s-cal.calibration.toml"
+    toml.write_text(toml.read_text() + "\n[rederivation]\ncommitted = 'results/s/s-cal.calibration.toml'\n"
+                    "mean_abs_ln = 0.2\nmax_abs_ln = 0.3\nown_max_abs_ln = 0.1\nverdict = 'not re-derived'\n")
+    text = validation.calibration_spread(tmp_path / "windows", committed)
+    assert "| s-cal | cost | 2 | 1.5 – 2.5 | 0.511 | 1 of 2 |" in text
+
+
 def test_a_ratio_the_reports_do_not_judge_is_read_from_their_points(tmp_path):
     (tmp_path / "s-validate.validate.md").write_text("Verdict: held\n")
     (tmp_path / "s-validate.validate.csv").write_text(

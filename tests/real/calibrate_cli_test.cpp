@@ -75,6 +75,15 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
       again.out, std::regex(R"(the committed constants on these runs: mean \|ln\| [0-9.]+, max [0-9.]+, )"
                             R"(against their own fit's max [0-9.]+: (re-derived|\*\*not re-derived))")))
       << again.out;
+  // ... and the file written records that verdict, as printed.
+  const std::string rewritten = read_file(file);
+  const bool printed = again.out.find(": re-derived (within its residual)") != std::string::npos;
+  EXPECT_NE(rewritten.find("[rederivation]\ncommitted = 'results/prefetch/tiny-calibrate.calibration.toml'\n"),
+            std::string::npos)
+      << rewritten;
+  EXPECT_NE(rewritten.find(printed ? "verdict = \"re-derived\"" : "verdict = \"not re-derived\""),
+            std::string::npos)
+      << rewritten;
 }
 
 // A committed calibration of other constants (the model changed since) is said to be not comparable, and

@@ -121,14 +121,37 @@ TEST(Calibration, ThePrintoutSaysHowFarEachConstantMoved) {
   EXPECT_NE(text.find("residuals over 2 points: mean |ln| 0.0477, max 0.0953"), std::string::npos) << text;
 }
 
-// The committed constants re-derive when their worst residual on new runs is within their own fit's worst.
+// The committed constants re-derive when their worst residual on new runs is within their own fit's worst;
+// the calibration file records the verdict with the figures it rests on.
 TEST(Calibration, ReDerivedWhenTheCommittedConstantsFitNewRunsWithinTheirOwnResidual) {
   const std::vector<CalibrationResidual> here = {{"a", 1.02, 1.0}, {"b", 1.0, 1.01}};
-  EXPECT_NE(rederivation_text(here, {0.01, -0.03}).find("max 0.0198, against their own fit's max 0.0300: "
-                                                         "re-derived (within its residual)"),
+  const auto within = rederive(here, {0.01, -0.03}, "results/x/x.calibration.toml");
+  ASSERT_TRUE(within.has_value());
+  EXPECT_TRUE(within->rederived());
+  EXPECT_NE(rederivation_text(*within).find("max 0.0198, against their own fit's max 0.0300: "
+                                            "re-derived (within its residual)"),
             std::string::npos)
-      << rederivation_text(here, {0.01, -0.03});
-  EXPECT_NE(rederivation_text(here, {0.01}).find("**not re-derived** (beyond its residual)"), std::string::npos);
+      << rederivation_text(*within);
+  const auto beyond = rederive(here, {0.01}, "results/x/x.calibration.toml");
+  EXPECT_FALSE(beyond->rederived());
+  EXPECT_NE(rederivation_text(*beyond).find("**not re-derived** (beyond its residual)"), std::string::npos);
+  EXPECT_FALSE(rederive({}, {0.01}, "results/x/x.calibration.toml").has_value());
+
+  CalibrationFit fit;
+  fit.constants = {{"exchange_overhead", 0.2, "ms"}};
+  EXPECT_EQ(calibration_toml(fit, "x", "", std::nullopt).find("[rederivation]"), std::string::npos);
+  const std::string toml = calibration_toml(fit, "x", "", beyond);
+  EXPECT_NE(toml.find("[rederivation]\ncommitted = 'results/x/x.calibration.toml'\nmean_abs_ln = 0.0149\n"
+                      "max_abs_ln = 0.0198\nown_max_abs_ln = 0.0100\nverdict = \"not re-derived\"\n"),
+            std::string::npos)
+      << toml;
+  const fs::path file =
+      fs::temp_directory_path() / ("calibration_rederived_" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << toml;
+  auto read = read_calibration(file);  // still TOML, its constants as before
+  fs::remove(file);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->size(), 1u);
 }
 
 // A constant fitted at zero again, or away from a committed zero, has no percentage to print.

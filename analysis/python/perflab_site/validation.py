@@ -194,6 +194,19 @@ def _scenario_spread(reports: list, metrics: tuple, bound_name: str) -> str:
 CALIBRATION_SECTION = re.compile(r"^### (?P<name>[^:\n]+): calibration of", re.M)
 
 
+def _rederived(window: Path, toml: Path, scenario: str) -> bool:
+    """Whether the committed constants re-derived in a window: the verdict its calibration file records
+    ([rederivation], since 2026-12-04), or for a file written before, what `perflab calibrate` printed
+    (calibrate.txt)."""
+    recorded = tomllib.loads(toml.read_text()).get("rederivation")
+    if recorded is not None:
+        return recorded["verdict"] == "re-derived"
+    text = (window / "calibrate.txt").read_text() if (window / "calibrate.txt").exists() else ""
+    sections = {m["name"]: text[m.end():] for m in CALIBRATION_SECTION.finditer(text)}
+    section = sections.get(scenario, "").split("\n### ", 1)[0]
+    return "not re-derived" not in section and "re-derived (within" in section
+
+
 def calibration_spread(folder: Path, committed: Path) -> str:
     """The calibrations committed in folder/*/ (one sub-folder per quiet window: `perflab calibrate --out`
     there, its printed output saved as calibrate.txt), scenario by scenario: each constant's range over the
@@ -212,12 +225,7 @@ def calibration_spread(folder: Path, committed: Path) -> str:
         scenario = file[: -len(".calibration.toml")]
         own = tomllib.loads((committed / study / file).read_text())["constants"] \
             if (committed / study / file).exists() else {}
-        verdicts = []
-        for window, _ in found:
-            text = (window / "calibrate.txt").read_text() if (window / "calibrate.txt").exists() else ""
-            sections = {m["name"]: text[m.end():] for m in CALIBRATION_SECTION.finditer(text)}
-            section = sections.get(scenario, "").split("\n### ", 1)[0]
-            verdicts.append("not re-derived" not in section and "re-derived (within" in section)
+        verdicts = [_rederived(window, toml, scenario) for window, toml in found]
         values = {}
         for _, toml in found:
             for name, constant in tomllib.loads(toml.read_text())["constants"].items():
