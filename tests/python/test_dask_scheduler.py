@@ -17,6 +17,7 @@ SWEEP = {
     "sweep": {"requests": [10, 20, 30, 40], "reply_size": ["1KiB", "64KiB"], "fault": ["none", "abort"]},
 }
 NOBODY = "tcp://127.0.0.1:9"  # the discard port: no scheduler answers there
+QUICK = {"DASK_PERFLAB__CONNECT_TIMEOUT": "1s"}  # how long perflab waits for NOBODY (not the default 10 s)
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +41,12 @@ def test_cli_run_on_the_scheduler_writes_the_local_run_files(tmp_path, cli, addr
     assert len(rows) == 4 * 2 * 2 * 2
 
 
-def test_cli_scheduler_that_does_not_answer_is_exit_2(tmp_path, cli):
+def test_cli_scheduler_that_does_not_answer_is_exit_2(tmp_path, cli, monkeypatch):
+    for name, value in QUICK.items():
+        monkeypatch.setenv(name, value)  # read by the Dask the CLI's Python imports
     done = cli("run", "pingpong/wan", "--scheduler", NOBODY, "--out", tmp_path / "out", check=False)
     assert done.returncode == 2, done.stderr
+    assert "after 1 s)" in done.stderr, done.stderr  # Dask's own words: it waited the timeout set
     assert f"--scheduler {NOBODY}: no Dask scheduler answers at '{NOBODY}'" in done.stderr
     assert not (tmp_path / "out").exists()
 
@@ -60,7 +64,10 @@ def test_run_takes_a_scheduler_address_as_client(address):
 
 
 def test_run_with_a_client_that_is_not_one_raises_value_error():
-    with pytest.raises(ValueError, match=f"no Dask scheduler answers at '{NOBODY}'"):
+    import dask
+
+    with dask.config.set({"perflab.connect-timeout": QUICK["DASK_PERFLAB__CONNECT_TIMEOUT"]}), \
+            pytest.raises(ValueError, match=f"no Dask scheduler answers at '{NOBODY}' .*after 1 s"):
         perflab.run(SWEEP, seeds=1, client=NOBODY, progress=False)
     with pytest.raises(ValueError, match="client=42 is not a dask.distributed Client"):
         perflab.run(SWEEP, seeds=1, client=42, progress=False)

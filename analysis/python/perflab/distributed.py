@@ -11,9 +11,17 @@ import uuid
 from .rows import run_slice
 
 
+# How long to wait for a scheduler at an address to answer: Dask's config key, so that a slow network can set
+# it as any other Dask setting (dask.config.set, or DASK_PERFLAB__CONNECT_TIMEOUT=30s for the CLI).
+CONNECT_TIMEOUT_KEY = "perflab.connect-timeout"
+CONNECT_TIMEOUT_DEFAULT = "10s"
+
+
 def client_of(client):
     """A dask.distributed Client: `client` itself, or a new one connected to the scheduler at an address
-    ("tcp://host:8786", "host:8786"); ValueError naming the address when no scheduler answers there."""
+    ("tcp://host:8786", "host:8786"); ValueError naming the address when no scheduler answers there within
+    the connect timeout (CONNECT_TIMEOUT_KEY)."""
+    import dask
     from distributed import Client
 
     if not isinstance(client, str):
@@ -22,7 +30,7 @@ def client_of(client):
                              f"scheduler address such as \"tcp://host:8786\"")
         return client
     try:
-        return Client(client, timeout="10s")
+        return Client(client, timeout=dask.config.get(CONNECT_TIMEOUT_KEY, CONNECT_TIMEOUT_DEFAULT))
     except (OSError, TimeoutError, ValueError) as error:
         raise ValueError(f"no Dask scheduler answers at {client!r} ({error}), expected the address of a "
                          f"running scheduler, such as \"tcp://host:8786\"") from None
