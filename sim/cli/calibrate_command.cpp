@@ -116,7 +116,8 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
     auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
     if (!own.ok()) return fail_input(own.status().message());
     if (again.ok()) {
-      rederivation = rederive(again->residuals, *own, (fs::path("results") / fs::relative(committed, results_dir())).string());
+      rederivation = rederive(again->residuals, *own,
+                              (fs::path("results") / fs::relative(committed, results_dir())).string());
       if (rederivation) std::cout << rederivation_text(*rederivation);
     } else {  // the model's constants changed since that calibration: nothing to re-derive
       std::cout << "the committed calibration (" << committed.string()

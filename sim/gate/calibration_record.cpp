@@ -44,8 +44,8 @@ bool has_wake_up(const CalibrationFit& fit) {
 
 }  // namespace
 
-std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario, const std::string& record,
-                             const std::optional<Rederivation>& rederivation) {
+std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario,
+                             const std::string& record, const std::optional<Rederivation>& rederivation) {
   std::string out =
       "# perflab calibrate: the constants `perflab validate` sets on the sim side (docs/validation.md).\n";
   if (!record.empty()) out += "# " + record + "\n";

@@ -31,7 +31,7 @@ std::filesystem::path calibration_file(const std::filesystem::path& results, con
 // How the committed constants fit a new calibration's runs, against how they fit their own: they
 // re-derive when their worst |ln| here is within their worst there ("within its printed residual").
 struct Rederivation {
-  std::string committed;  // the committed .calibration.toml scored
+  std::string committed;     // the committed .calibration.toml scored
   double mean = 0, max = 0;  // |ln(measured / fitted)| of the committed constants on these runs
   double own_max = 0;        // their worst on the runs they were fitted on (the committed .calibration.csv)
   bool rederived() const { return max <= own_max; }
@@ -44,7 +44,8 @@ std::string rederivation_text(const Rederivation& rederivation);
 
 // The .calibration.toml: the constants, what was measured beside them, and, when a committed calibration
 // was scored on the same runs, its re-derivation (a [rederivation] table with its verdict).
-std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario, const std::string& record,
+std::string calibration_toml(const CalibrationFit& fit, const std::string& scenario,
+                             const std::string& record,
                              const std::optional<Rederivation>& rederivation = std::nullopt);
 std::string calibration_csv(const CalibrationFit& fit);
 // The constants of a .calibration.toml; an error names the file and what is wrong in it.

@@ -78,8 +78,9 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
   // ... and the file written records that verdict, as printed.
   const std::string rewritten = read_file(file);
   const bool printed = again.out.find(": re-derived (within its residual)") != std::string::npos;
-  EXPECT_NE(rewritten.find("[rederivation]\ncommitted = 'results/prefetch/tiny-calibrate.calibration.toml'\n"),
-            std::string::npos)
+  EXPECT_NE(
+      rewritten.find("[rederivation]\ncommitted = 'results/prefetch/tiny-calibrate.calibration.toml'\n"),
+      std::string::npos)
       << rewritten;
   EXPECT_NE(rewritten.find(printed ? "verdict = \"re-derived\"" : "verdict = \"not re-derived\""),
             std::string::npos)
