@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import perflab
+from perflab.distributed import CONNECT_TIMEOUT_KEY
 from perflab.scenario_source import dict_to_toml
 
 distributed = pytest.importorskip("distributed")
@@ -66,7 +67,7 @@ def test_run_takes_a_scheduler_address_as_client(address):
 def test_run_with_a_client_that_is_not_one_raises_value_error():
     import dask
 
-    with dask.config.set({"perflab.connect-timeout": QUICK["DASK_PERFLAB__CONNECT_TIMEOUT"]}), \
+    with dask.config.set({CONNECT_TIMEOUT_KEY: QUICK["DASK_PERFLAB__CONNECT_TIMEOUT"]}), \
             pytest.raises(ValueError, match=f"no Dask scheduler answers at '{NOBODY}' .*after 1 s"):
         perflab.run(SWEEP, seeds=1, client=NOBODY, progress=False)
     with pytest.raises(ValueError, match="client=42 is not a dask.distributed Client"):
