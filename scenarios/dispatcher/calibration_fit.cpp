@@ -26,23 +26,26 @@ double rounded(double value) {
 
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
-  hook.fit = [](const RunTable& real, const RunTable*,
+  hook.fit = [](const std::vector<CalibrationWindow>& windows,
                 const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
+    if (windows.empty()) return Status::Error("no calibration runs: nothing to fit");
     std::vector<LockCostObservation> observations;
-    for (const auto& row : real.rows) {
-      if (!row.ok()) continue;
-      const auto metric = [&row](const char* name) { return static_cast<uint64_t>(row.metrics.at(name)); };
-      LockCostTally tally;
-      tally.sections = metric("lock_acquisitions");
-      tally.moves = metric("lock_moves");
-      tally.idle_decades = row.metrics.at("idle_decades");
-      tally.cold_ops = metric("cold_ops");
-      tally.ops = metric("ops_under_lock");
-      tally.ops_doublings = row.metrics.at("ops_doublings");
-      observations.push_back({run_label(real, row), tally, row.metrics.at("lock_hold_total_s")});
+    for (const CalibrationWindow& window : windows) {
+      for (const auto& row : window.real->rows) {
+        if (!row.ok()) continue;
+        const auto metric = [&row](const char* name) { return static_cast<uint64_t>(row.metrics.at(name)); };
+        LockCostTally tally;
+        tally.sections = metric("lock_acquisitions");
+        tally.moves = metric("lock_moves");
+        tally.idle_decades = row.metrics.at("idle_decades");
+        tally.cold_ops = metric("cold_ops");
+        tally.ops = metric("ops_under_lock");
+        tally.ops_doublings = row.metrics.at("ops_doublings");
+        observations.push_back({run_label(window, row), tally, row.metrics.at("lock_hold_total_s")});
+      }
     }
     // The cache sizes the real runs counted doublings with: the scenario's (one value for every point).
-    const LockCostModel cache = knobs().options(real.params(0)).lock_cost;
+    const LockCostModel cache = knobs().options(windows.front().real->params(0)).lock_cost;
     auto fitted = fit_lock_cost(observations, cache);
     if (!fitted.ok()) return fitted.status();
     LockCostModel m = fitted->model;

@@ -17,7 +17,7 @@ namespace perflab::pipe_study {
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = false;
-  hook.fit = [](const RunTable& real, const RunTable* /*no sim*/,
+  hook.fit = [](const std::vector<CalibrationWindow>& windows,
                 const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     struct Run {
       std::string label;
@@ -25,17 +25,20 @@ CalibrationHook calibration_fit() {
     };
     std::vector<Run> runs;
     std::vector<double> c0s, c1s;
-    for (const auto& row : real.rows) {
-      if (!row.ok()) continue;
-      auto metric = [&row](const char* name) {
-        auto found = row.metrics.find(name);
-        return found == row.metrics.end() ? -1.0 : found->second;
-      };
-      const double c0 = metric("read_c0_us"), c1 = metric("read_c1_ns"), per_read = metric("bytes_per_read");
-      if (c0 < 0 || c1 < 0 || !(per_read > 0) || metric("same_runs") <= 0) continue;
-      runs.push_back({run_label(real, row), c0, c1, per_read});
-      c0s.push_back(c0);
-      c1s.push_back(c1);
+    for (const CalibrationWindow& window : windows) {
+      for (const auto& row : window.real->rows) {
+        if (!row.ok()) continue;
+        auto metric = [&row](const char* name) {
+          auto found = row.metrics.find(name);
+          return found == row.metrics.end() ? -1.0 : found->second;
+        };
+        const double c0 = metric("read_c0_us"), c1 = metric("read_c1_ns"),
+                     per_read = metric("bytes_per_read");
+        if (c0 < 0 || c1 < 0 || !(per_read > 0) || metric("same_runs") <= 0) continue;
+        runs.push_back({run_label(window, row), c0, c1, per_read});
+        c0s.push_back(c0);
+        c1s.push_back(c1);
+      }
     }
     if (runs.empty()) return Status::Error("no calibration run recorded the pump's reads: nothing to fit");
     double c0 = std::round(stats::quantile(c0s, 0.5) * 100) / 100;    // to 0.01 us

@@ -17,7 +17,7 @@ namespace perflab::prefetch_study {
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = true;
-  hook.fit = [](const RunTable& real, const RunTable* sim,
+  hook.fit = [](const std::vector<CalibrationWindow>& windows,
                 const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     struct Run {
       std::string label;
@@ -26,18 +26,21 @@ CalibrationHook calibration_fit() {
     };
     std::vector<Run> runs;
     std::vector<double> per_rpc;
-    for (const auto& row : real.rows) {
-      if (!row.ok()) continue;
-      auto [begin, end] = sim->rows_of(row.point);
-      for (auto it = begin; it != end; ++it) {
-        if (it->replication != row.replication || !it->ok()) continue;
-        const double rpcs = row.metrics.at("rpcs");
-        if (!(rpcs > 0)) continue;
-        std::optional<double> wake_up;
-        if (row.point < sim->wake_up.size()) wake_up = sim->wake_up[row.point];
-        runs.push_back({run_label(real, row), row.metrics.at("duration_s"), it->metrics.at("duration_s"),
-                        rpcs, wake_up});
-        per_rpc.push_back((runs.back().real - runs.back().sim) / rpcs);
+    for (const CalibrationWindow& window : windows) {
+      const RunTable& sim = *window.sim;
+      for (const auto& row : window.real->rows) {
+        if (!row.ok()) continue;
+        auto [begin, end] = sim.rows_of(row.point);
+        for (auto it = begin; it != end; ++it) {
+          if (it->replication != row.replication || !it->ok()) continue;
+          const double rpcs = row.metrics.at("rpcs");
+          if (!(rpcs > 0)) continue;
+          std::optional<double> wake_up;
+          if (row.point < sim.wake_up.size()) wake_up = sim.wake_up[row.point];
+          runs.push_back({run_label(window, row), row.metrics.at("duration_s"), it->metrics.at("duration_s"),
+                          rpcs, wake_up});
+          per_rpc.push_back((runs.back().real - runs.back().sim) / rpcs);
+        }
       }
     }
     if (runs.empty()) return Status::Error("no calibration run succeeded in both engines: nothing to fit");

@@ -47,20 +47,22 @@ double median_of(const std::vector<Run>& runs, const std::function<double(const 
 CalibrationHook calibration_fit() {
   CalibrationHook hook;
   hook.needs_sim = true;
-  hook.fit = [](const RunTable& real, const RunTable* sim,
+  hook.fit = [](const std::vector<CalibrationWindow>& windows,
                 const std::vector<CalibratedConstant>* at) -> Result<CalibrationFit> {
     std::vector<Run> message_points;
     std::vector<Run> byte_points;
-    for (const auto& row : real.rows) {
-      if (!row.ok()) continue;
-      auto [begin, end] = sim->rows_of(row.point);
-      for (auto it = begin; it != end; ++it) {
-        if (it->replication != row.replication || !it->ok()) continue;
-        const Run run{run_label(real, row), row.metrics.at("duration_s"), it->metrics.at("duration_s"),
-                      it->metrics.at("call_messages"), it->metrics.at("bytes_read")};
-        if (!(run.messages > 0)) continue;
-        (run.bytes / run.messages < kMessagePointBytesPerMessage ? message_points : byte_points)
-            .push_back(run);
+    for (const CalibrationWindow& window : windows) {
+      for (const auto& row : window.real->rows) {
+        if (!row.ok()) continue;
+        auto [begin, end] = window.sim->rows_of(row.point);
+        for (auto it = begin; it != end; ++it) {
+          if (it->replication != row.replication || !it->ok()) continue;
+          const Run run{run_label(window, row), row.metrics.at("duration_s"), it->metrics.at("duration_s"),
+                        it->metrics.at("call_messages"), it->metrics.at("bytes_read")};
+          if (!(run.messages > 0)) continue;
+          (run.bytes / run.messages < kMessagePointBytesPerMessage ? message_points : byte_points)
+              .push_back(run);
+        }
       }
     }
     if (message_points.empty() || byte_points.empty()) {

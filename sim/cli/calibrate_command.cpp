@@ -4,8 +4,11 @@
 // before the real runs: sim/cli/wake_up_probes.h); fits the constants by the study's named method
 // (Study::calibration); prints them with every point used and its residual, and how far each moved from the
 // committed file; and writes <out>/<study>/<scenario>.calibration.toml and .calibration.csv (default out:
-// results/), the file `perflab validate` reads its constants from.
+// results/), the file `perflab validate` reads its constants from. With --windows N it makes every study's
+// runs in N windows --gap seconds apart and fits once on all of them (docs/validation.md, "Calibrations").
 #include <chrono>
+#include <ctime>
+#include <thread>
 #include <cstdio>
 #include <iostream>
 
@@ -23,10 +26,11 @@ namespace perflab {
 namespace fs = std::filesystem;
 namespace {
 
-// A study's calibration as planned before any run: its scenario, loaded and checked.
+// A study's calibration as planned before any run: its scenario, loaded and checked, in both engines.
 struct PlannedCalibration {
   const Study* study;
-  Scenario scenario;  // as its file says (the real engine)
+  Scenario scenario;            // as its file says (the real engine)
+  std::optional<Scenario> sim;  // the same points in the sim, when the study's fit needs them
   fs::path file;
 };
 
@@ -48,8 +52,14 @@ Result<PlannedCalibration> plan_calibration(const std::string& name) {
   auto calibration = load_calibration_scenario(*validation);
   if (!calibration.ok()) return calibration.status();
   if (auto outside = calibration_outside(*validation, *calibration); !outside.ok()) return outside;
-  return PlannedCalibration{*study, std::move(calibration).value(),
-                            calibration_scenario_file(*validation->validate)};
+  PlannedCalibration planned{*study, std::move(calibration).value(), std::nullopt,
+                             calibration_scenario_file(*validation->validate)};
+  if ((*study)->calibration->needs_sim) {
+    auto sim = load_scenario(planned.file, {{"scenario.engine", "\"sim\""}});
+    if (!sim.ok()) return sim.status();
+    planned.sim = std::move(sim).value();
+  }
+  return planned;
 }
 
 // The scenario's runs in one engine (the sim's at `wake_up` per point, when given); nullopt with the exit
@@ -70,49 +80,67 @@ std::optional<RunTable> run_in(const Scenario& scenario, int jobs, int& status,
   return std::move(table).value();
 }
 
-int calibrate(const PlannedCalibration& planned, const fs::path& out) {
-  const Scenario& real = planned.scenario;
-  const CalibrationHook& hook = *planned.study->calibration;
-  std::fprintf(stderr, "calibrate %s: %s, %zu points x %d seeds in the real engine%s\n",
-               planned.study->name.c_str(), real.name.c_str(), real.grid.size(), real.seeds,
-               hook.needs_sim ? ", then in the sim" : "");
-  const auto start = std::chrono::steady_clock::now();
-  int status = 0;
-  auto wake_ups = probe_wake_ups(real, "calibrate " + planned.study->name);
-  if (!wake_ups.ok()) return fail_input(wake_ups.status().message());
-  auto real_table = run_in(real, 1, status);  // one real run at a time: they measure time
-  if (!real_table) return status;
-  std::optional<Scenario> sim;
-  std::optional<RunTable> sim_table;
-  if (hook.needs_sim) {
-    auto loaded = load_scenario(planned.file, {{"scenario.engine", "\"sim\""}});
-    if (!loaded.ok()) return fail_input(loaded.status().message());
-    sim = std::move(loaded).value();
-    sim_table = run_in(*sim, 0, status, wake_ups->seconds());
-    if (!sim_table) return status;
+// One window of a study's calibration runs, as made: what the fit reads (CalibrationWindow) owns these.
+struct WindowRuns {
+  std::string name;  // empty when the calibration has one window
+  PointWakeUps wake_ups;
+  RunTable real;
+  std::optional<RunTable> sim;
+};
+
+// The calibration scenario's runs in one window: the wake-ups probed, the real runs one at a time (they
+// measure time), then the sim's at those wake-ups; nullopt with the exit status when they could not be made.
+std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const std::string& name, int& status) {
+  auto wake_ups = probe_wake_ups(planned.scenario, "calibrate " + planned.study->name);
+  if (!wake_ups.ok()) {
+    status = fail_input(wake_ups.status().message());
+    return std::nullopt;
   }
-  auto fitted = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, nullptr);
+  auto real = run_in(planned.scenario, 1, status);
+  if (!real) return std::nullopt;
+  WindowRuns runs{name, std::move(wake_ups).value(), std::move(real).value(), std::nullopt};
+  if (planned.sim) {
+    runs.sim = run_in(*planned.sim, 0, status, runs.wake_ups.seconds());
+    if (!runs.sim) return std::nullopt;
+  }
+  return runs;
+}
+
+// Fits the study's constants on every window's runs, prints them with their residuals and, when a
+// calibration is committed, whether its constants still fit these runs; writes the calibration files.
+int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRuns>& made,
+                  const std::string& windows_text, double seconds, const fs::path& out) {
+  const CalibrationHook& hook = *planned.study->calibration;
+  std::vector<CalibrationWindow> windows;
+  PointWakeUps probed;  // every window's probes: the calibration file records their range
+  for (const WindowRuns& runs : made) {
+    windows.push_back({&runs.real, runs.sim ? &*runs.sim : nullptr, runs.name});
+    probed.probes.insert(probed.probes.end(), runs.wake_ups.probes.begin(), runs.wake_ups.probes.end());
+  }
+  auto fitted = hook.fit(windows, nullptr);
   if (!fitted.ok()) {
     std::fprintf(stderr, "perflab: calibrate %s: %s\n", planned.study->name.c_str(),
                  fitted.status().message().c_str());
     return kExitFailedRuns;
   }
   CalibrationFit fit = std::move(fitted).value();
-  if (auto measured = wake_ups->measured()) fit.measured.push_back(*measured);
-  const fs::path toml = calibration_file(out, planned.study->name, real.name);
+  if (auto measured = probed.measured()) fit.measured.push_back(*measured);
+  fit.windows = windows_text;
+  const std::string& name = planned.scenario.name;
+  const fs::path toml = calibration_file(out, planned.study->name, name);
   std::optional<std::vector<CalibratedConstant>> before;
   std::error_code ec;
-  const fs::path committed = calibration_file(results_dir(), planned.study->name, real.name);
+  const fs::path committed = calibration_file(results_dir(), planned.study->name, name);
   if (fs::exists(committed, ec)) {
     auto read = read_calibration(committed);
     if (!read.ok()) return fail_input(read.status().message());
     before = std::move(read).value();
   }
-  std::cout << "### " << real.name << ": calibration of " << planned.study->name << "\n\n"
+  std::cout << "### " << name << ": calibration of " << planned.study->name << "\n\n"
             << calibration_text(fit, before);
   std::optional<Rederivation> rederivation;
   if (before) {  // do the committed constants still fit these runs, as well as they fit their own?
-    auto again = hook.fit(*real_table, sim_table ? &*sim_table : nullptr, &*before);
+    auto again = hook.fit(windows, &*before);
     auto own = read_calibration_residuals(fs::path(committed).replace_extension(".csv"));
     if (!own.ok()) return fail_input(own.status().message());
     if (again.ok()) {
@@ -127,10 +155,9 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   }
   std::cout << "\n";
   const Provenance& run = current_provenance();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string record = fmt::format("{}: {} (wall time {:.0f} s)", run.ran(), run.command, seconds);
   fs::create_directories(toml.parent_path(), ec);
-  for (auto [file, text] : {std::pair{toml, calibration_toml(fit, real.name, record, rederivation)},
+  for (auto [file, text] : {std::pair{toml, calibration_toml(fit, name, record, rederivation)},
                             std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(fit)}}) {
     if (auto written = write_file(file.string(), text); !written.ok()) return fail_input(written.message());
     std::fprintf(stderr, "calibrate: wrote %s\n", file.c_str());
@@ -138,8 +165,58 @@ int calibrate(const PlannedCalibration& planned, const fs::path& out) {
   return 0;
 }
 
-// Said before the first run: how long the committed calibrations of the same scenarios took.
-void print_stated_time(const std::vector<PlannedCalibration>& plan) {
+std::string utc_hhmm() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return fmt::format("{:02d}:{:02d} UTC", utc.tm_hour, utc.tm_min);
+}
+
+// Every study's runs in `windows` windows `gap_s` apart (each window runs every study once, so a window is
+// one state of the machine for all of them), then one fit per study on all its windows. A study whose runs
+// fail is reported and the others go on.
+int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int windows, int gap_s,
+                         const fs::path& out) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::vector<WindowRuns>> made(plan.size());
+  std::vector<int> status(plan.size(), 0);
+  std::vector<std::string> starts;
+  for (int w = 1; w <= windows; ++w) {
+    if (w > 1) {
+      std::fprintf(stderr, "calibrate: window %d of %d in %d s\n", w, windows, gap_s);
+      std::this_thread::sleep_for(std::chrono::seconds(gap_s));
+    }
+    starts.push_back(utc_hhmm());
+    const std::string name = windows == 1 ? "" : fmt::format("window {} of {}, {}", w, windows, starts.back());
+    for (size_t i = 0; i < plan.size(); ++i) {
+      if (status[i] != 0) continue;
+      const PlannedCalibration& planned = plan[i];
+      std::fprintf(stderr, "calibrate %s: %s, %zu points x %d seeds in the real engine%s%s\n",
+                   planned.study->name.c_str(), planned.scenario.name.c_str(), planned.scenario.grid.size(),
+                   planned.scenario.seeds, planned.sim ? ", then in the sim" : "",
+                   name.empty() ? "" : (" (" + name + ")").c_str());
+      auto runs = run_window(planned, name, status[i]);
+      if (status[i] == kExitBadInput || status[i] == kExitInterrupted) return status[i];
+      if (runs) made[i].push_back(std::move(runs).value());
+    }
+  }
+  const std::string windows_text =
+      windows == 1 ? ""
+                   : fmt::format("{} windows {} s apart, starting {} (every study's runs in each, one fit on all)",
+                                 windows, gap_s, join(starts, ", "));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int worst = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const int one = status[i] != 0 ? status[i] : fit_and_write(plan[i], made[i], windows_text, seconds, out);
+    if (one == kExitBadInput) return one;
+    worst = std::max(worst, one);
+  }
+  return worst;
+}
+
+// Said before the first run: how long the committed calibrations of the same scenarios took (their windows
+// and gaps included), and the windows asked for now.
+void print_stated_time(const std::vector<PlannedCalibration>& plan, int windows, int gap_s) {
   double total = 0;
   std::vector<std::string> unknown;
   for (const auto& planned : plan) {
@@ -154,12 +231,14 @@ void print_stated_time(const std::vector<PlannedCalibration>& plan) {
   std::string text = fmt::format("calibrate: {} stud{}", plan.size(), plan.size() == 1 ? "y" : "ies");
   if (unknown.size() < plan.size()) text += fmt::format("; the committed calibrations took {:.0f} s", total);
   if (!unknown.empty()) text += "; no committed calibration of " + join(unknown) + " states its time";
+  if (windows > 1)
+    text += fmt::format("; {} windows {} s apart: every study's runs in each window", windows, gap_s);
   std::fprintf(stderr, "%s\n", text.c_str());
 }
 
 }  // namespace
 
-int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out) {
+int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out, int windows, int gap_s) {
   std::vector<std::string> chosen = studies;
   if (chosen.empty()) {
     for (const Study* study : all_studies()) {
@@ -179,14 +258,8 @@ int cmd_calibrate(const std::vector<std::string>& studies, const std::string& ou
     if (auto writable = writable_folder((folder / planned.study->name).string()); !writable.ok())
       return fail_input(writable.message());
   }
-  print_stated_time(plan);
-  int status = 0;
-  for (const auto& planned : plan) {
-    int one = calibrate(planned, folder);
-    if (one == kExitBadInput || one == kExitInterrupted) return one;
-    status = std::max(status, one);
-  }
-  return status;
+  print_stated_time(plan, windows, gap_s);
+  return calibrate_in_windows(plan, windows, gap_s, folder);
 }
 
 }  // namespace perflab

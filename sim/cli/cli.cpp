@@ -198,6 +198,13 @@ int cli_main(int argc, char** argv) {
       "results/<study>/<scenario>.calibration.toml and .csv, which validate reads");
   calibrate->add_option("STUDY", calibrate_studies, "Only these studies (default: every study with a fit)");
   calibrate->add_option("--out", calibrate_out, "Write DIR/<study>/… instead of results/");
+  int calibrate_windows = 1, calibrate_gap_s = 300;
+  calibrate->add_option("--windows", calibrate_windows,
+                        "Run every study's calibration runs in N windows, --gap apart, and fit once on all of "
+                        "them: constants and residuals that span the machine's states, not one window's")
+      ->check(kAtLeastOne);
+  calibrate->add_option("--gap", calibrate_gap_s, "Seconds between windows (default 300)")
+      ->check(CLI::NonNegativeNumber);
 
   std::vector<std::string> history_studies;
   auto* history = app.add_subcommand(
@@ -286,7 +293,7 @@ int cli_main(int argc, char** argv) {
   }
   if (*history) return cmd_history(history_studies, history_repo, history_out);
   if (*validate) return cmd_validate(studies, quick, validate_sets, validate_out);
-  if (*calibrate) return cmd_calibrate(calibrate_studies, calibrate_out);
+  if (*calibrate) return cmd_calibrate(calibrate_studies, calibrate_out, calibrate_windows, calibrate_gap_s);
   if (*compare)
     return cmd_compare(compare_dirs[0], compare_dirs[1], {tolerances, require_all, ""}, compare_format,
                        compare_all);

@@ -95,7 +95,7 @@ int cmd_compare(const std::string& a, const std::string& b, CompareOptions optio
 // criterion of its [validate] table fails or a run failed.
 int cmd_validate(const std::vector<std::string>& studies, bool quick, const std::vector<std::string>& sets,
                  const std::string& out);
-int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out);
+int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out, int windows, int gap_s);
 
 // history_command.cpp: each study's headline figure at every commit that changed it (STUDY: only these)
 // -> results/history.csv and history.html, steps and change points marked; 2 outside a git checkout.

@@ -459,7 +459,10 @@ Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::pa
     with.push_back({"scenario.name", "\"" + plain->name + "-" + latency_label(latency) + "\""});
     auto run = plan_run(study + " at " + latency_label(latency), file, with, users_file);
     if (!run.ok()) return run.status();
-    runs.push_back(std::move(run).value());
+    PlannedRun planned = std::move(run).value();
+    ValidateSpec& spec = *planned.scenario.validate;
+    spec.repetitions = spec.repetitions_at_latency(latency);
+    runs.push_back(std::move(planned));
   }
   return runs;
 }

@@ -18,9 +18,10 @@
 namespace perflab {
 namespace fs = std::filesystem;
 
-std::string run_label(const RunTable& table, const RunRow& row) {
-  const std::string point = point_label(*table.scenario, row.point);
-  return (point.empty() ? "the point" : point) + ", seed " + std::to_string(row.seed);
+std::string run_label(const CalibrationWindow& window, const RunRow& row) {
+  const std::string point = point_label(*window.real->scenario, row.point);
+  return (point.empty() ? "the point" : point) + ", seed " + std::to_string(row.seed) +
+         (window.name.empty() ? "" : ", " + window.name);
 }
 
 fs::path calibration_file(const fs::path& results, const std::string& study, const std::string& scenario) {
@@ -52,6 +53,7 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
   out += "scenario = " + quoted(scenario) + "\n";
   out += "method = " + quoted(fit.method) + "\n";
   if (!fit.source.empty()) out += "source = " + quoted(fit.source) + "\n";
+  if (!fit.windows.empty()) out += "windows = " + quoted(fit.windows) + "\n";
   out += "\n[constants]\n";
   for (const auto& c : fit.constants)
     out += fmt::format("{} = {{ value = {}, unit = \"{}\" }}\n", c.param, format_number(c.value), c.unit);
@@ -116,6 +118,7 @@ Result<std::vector<CalibratedConstant>> read_calibration(const fs::path& file) {
 std::string calibration_text(const CalibrationFit& fit,
                              const std::optional<std::vector<CalibratedConstant>>& before) {
   std::string out = "method: " + fit.method + "\n";
+  if (!fit.windows.empty()) out += "windows: " + fit.windows + "\n";
   for (const auto& c : fit.constants) {
     out += "  " + c.param + " = " + format_number(c.value) + (c.unit.empty() ? "" : " " + c.unit);
     if (before) {

@@ -22,8 +22,8 @@ struct RunTable;
 struct RunRow;
 
 // A calibration run as its residual row names it: "prefetch_depth=4, seed 101" ("the point, seed 101" for a
-// one-point grid).
-std::string run_label(const RunTable& table, const RunRow& row);
+// one-point grid), and its window when the calibration had several ("…, seed 101, window 2 of 5, 19:31 UTC").
+std::string run_label(const CalibrationWindow& window, const RunRow& row);
 
 // results/<study>/<scenario>.calibration.toml and .calibration.csv.
 std::filesystem::path calibration_file(const std::filesystem::path& results, const std::string& study,

@@ -2,6 +2,7 @@
 // file before the first run (docs/validation.md; the judgement is sim/gate/validation.h's).
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,13 @@ struct ValidateSpec {
   // Non-empty: the whole validation once per network.latency here (one report each, named
   // SCENARIO-LABEL), since [network] is one per scenario and so not a grid column.
   std::vector<std::string> latencies;
+  // Real runs of each point at some of those latencies, instead of `repetitions` (each >= 5): where a point
+  // is short, its median needs more runs to be as sure as the longer points' (share at 0.5 ms).
+  std::map<std::string, int> repetitions_at;
+  int repetitions_at_latency(const std::string& latency) const {
+    auto found = repetitions_at.find(latency);
+    return found == repetitions_at.end() ? repetitions : found->second;
+  }
   // Calibrated constants, set on the sim engine only (KEY = VALUE as for --set), and where they were
   // measured: a calibration scenario on points outside the validation grid.
   std::vector<std::pair<std::string, std::string>> calibration;

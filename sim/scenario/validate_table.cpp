@@ -119,6 +119,17 @@ Result<ValidateSpec> parse_validate_table(
         if (!parsed.ok()) return parsed.status();
       }
       spec.latencies = *latencies;
+    } else if (key == "repetitions_at") {
+      const auto* entries = value->as_table();
+      if (entries == nullptr)
+        return error_at(where_of(file, *value),
+                        "[validate] repetitions_at must be a table { \"LATENCY\" = N } of latencies listed in "
+                        "latencies");
+      for (const auto& [latency, n] : in_file_order(*entries)) {
+        if (!n->is_integer() || n->as_integer()->get() < 5)
+          return error_at(where_of(file, *n), "[validate] repetitions_at." + latency + " must be an integer >= 5");
+        spec.repetitions_at[latency] = static_cast<int>(n->as_integer()->get());
+      }
     } else if (key == "calibration_scenario") {
       if (!value->is_string())
         return error_at(where_of(file, *value), "[validate] calibration_scenario must be a file name");
@@ -142,9 +153,17 @@ Result<ValidateSpec> parse_validate_table(
                       "unknown key \"" + key +
                           "\" in [validate], expected one of: metrics, repetitions, "
                           "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
-                          "latencies, calibration, calibration_scenario, also");
+                          "latencies, repetitions_at, calibration, calibration_scenario, also");
     }
     if (!s.ok()) return s;
+  }
+  for (const auto& [latency, n] : spec.repetitions_at) {
+    if (std::find(spec.latencies.begin(), spec.latencies.end(), latency) == spec.latencies.end()) {
+      const auto* entry = table.as_table()->get("repetitions_at");
+      return error_at(where_of(file, *entry), "[validate] repetitions_at names \"" + latency +
+                                                  "\", which is not one of its latencies (" +
+                                                  join(spec.latencies) + ")");
+    }
   }
   return spec;
 }

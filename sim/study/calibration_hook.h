@@ -48,15 +48,26 @@ struct CalibrationFit {
   std::vector<CalibrationResidual> residuals;
   std::vector<MeasuredValue> measured;
   std::string source;  // where the constants came from, when not from a run here (a transcribed file)
+  std::string windows;  // when fitted on several windows: how many, how far apart, when
 };
 
-// A study's fit: from the calibration scenario's real runs and, when `needs_sim`, the sim's runs of the same
-// points and seeds with the constants at their defaults. With `at` (a committed calibration), the fit does
-// not fit: its constants are `at`'s and its residuals say how well they fit these runs, so a re-run on
-// another machine, or later, shows whether the committed constants still hold there.
+// The runs of one calibration window: the calibration scenario's real runs and, when the fit needs them, the
+// sim's runs of the same points and seeds (at that window's probed wake-ups). `perflab calibrate --windows N`
+// makes N windows minutes apart and fits once on all of them, so the constants and their residuals span the
+// machine's states rather than one window's.
+struct CalibrationWindow {
+  const RunTable* real = nullptr;
+  const RunTable* sim = nullptr;  // null when the fit needs none
+  std::string name{};             // "window 2 of 5, 19:31 UTC"; empty when the calibration had one window
+};
+
+// A study's fit: from every window's real runs and, when `needs_sim`, the sim's runs of the same points and
+// seeds with the constants at their defaults. With `at` (a committed calibration), the fit does not fit: its
+// constants are `at`'s and its residuals say how well they fit these runs, so a re-run on another machine,
+// or later, shows whether the committed constants still hold there.
 struct CalibrationHook {
   bool needs_sim = false;
-  std::function<Result<CalibrationFit>(const RunTable& real, const RunTable* sim,
+  std::function<Result<CalibrationFit>(const std::vector<CalibrationWindow>& windows,
                                        const std::vector<CalibratedConstant>* at)>
       fit;
 };

@@ -56,7 +56,7 @@ TEST_F(CalibrationFit_, TheOverheadIsTheMedianExcessPerRpcOverTheSimAtTheProbedW
       kRpcs);
   const CalibrationHook hook = calibration_fit();
   ASSERT_TRUE(hook.needs_sim);
-  auto fit = hook.fit(real, &sim, nullptr);
+  auto fit = hook.fit({{&real, &sim}}, nullptr);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   ASSERT_EQ(fit->constants.size(), 1u);
   EXPECT_EQ(fit->constants[0].param, "exchange_overhead");
@@ -75,7 +75,7 @@ TEST_F(CalibrationFit_, TheOverheadIsTheMedianExcessPerRpcOverTheSimAtTheProbedW
 
   // A committed value: no fit, its residuals on these runs.
   const std::vector<CalibratedConstant> committed = {{"exchange_overhead", 0.06, "ms"}};
-  auto again = hook.fit(real, &sim, &committed);
+  auto again = hook.fit({{&real, &sim}}, &committed);
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_DOUBLE_EQ(again->constants[0].value, 0.06);
   EXPECT_DOUBLE_EQ(again->residuals[0].fitted, sim_duration(0, 0) + 60e-6 * kRpcs);
@@ -90,13 +90,13 @@ TEST_F(CalibrationFit_, ARunThatFailedInEitherEngineIsLeftOutAndNoneLeftIsAnErro
   real.rows[0].outcome = Outcome::kFailed;
   sim.rows[1].outcome = Outcome::kFailed;
   real.rows[2].metrics["duration_s"] = 9;  // an outlier, which the median leaves aside
-  auto fit = calibration_fit().fit(real, &sim, nullptr);
+  auto fit = calibration_fit().fit({{&real, &sim}}, nullptr);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_EQ(fit->residuals.size(), 10u);
   EXPECT_NEAR(fit->constants[0].value, 0.1, 1e-9);
   EXPECT_FALSE(fit->residuals[0].wake_up.has_value());  // a sim run without a probe records none
   for (auto& row : real.rows) row.outcome = Outcome::kFailed;
-  EXPECT_FALSE(calibration_fit().fit(real, &sim, nullptr).ok());
+  EXPECT_FALSE(calibration_fit().fit({{&real, &sim}}, nullptr).ok());
 }
 
 }  // namespace

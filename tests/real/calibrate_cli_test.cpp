@@ -87,6 +87,28 @@ TEST(Calibrate, FitsPrintsAndWritesTheFileValidateReads) {
       << rewritten;
 }
 
+// --windows 2: the runs made twice, one fit on both, every residual naming its window, the file saying how.
+TEST(Calibrate, WindowsPoolEveryWindowsRunsIntoOneFit) {
+  TinyStudy study;
+  auto r = run_perflab("calibrate prefetch --windows 2 --gap 0", study.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("residuals over 4 points"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(prefetch_depth=20, seed 101, window 2 of 2, \d\d:\d\d UTC)")))
+      << r.out;
+  EXPECT_NE(r.out.find("windows: 2 windows 0 s apart, starting "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("calibrate: window 2 of 2 in 0 s"), std::string::npos) << r.err;
+  const fs::path file = study.dir / "results" / "prefetch" / "tiny-calibrate.calibration.toml";
+  EXPECT_NE(read_file(file).find("windows = \"2 windows 0 s apart, starting "), std::string::npos)
+      << read_file(file);
+}
+
+TEST(Calibrate, WindowsMustBeAtLeastOne) {
+  TinyStudy study;
+  auto r = run_perflab("calibrate prefetch --windows 0", study.env);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--windows"), std::string::npos) << r.err;
+}
+
 // A committed calibration of other constants (the model changed since) is said to be not comparable, and
 // the new fit is still written.
 TEST(Calibrate, ACommittedFileOfOtherConstantsIsNotScoredAndIsReplaced) {

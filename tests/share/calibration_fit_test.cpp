@@ -29,7 +29,7 @@ Metrics counts(double messages, double bytes, double duration_s) {
 struct SyntheticRuns {
   Scenario scenario;
   RunTable real, sim;
-  SyntheticRuns() {
+  explicit SyntheticRuns(double message_seconds = kMessageSeconds) {
     auto loaded = load_scenario(std::string(PERFLAB_SCENARIOS) + "/share/calibrate-real.toml", {});
     EXPECT_TRUE(loaded.ok()) << loaded.status().message();
     scenario = std::move(loaded).value();
@@ -40,7 +40,7 @@ struct SyntheticRuns {
       const double bytes = messages * (message_point ? 800 : 512 * 1024);
       for (int r = 0; r < scenario.seeds; ++r) {
         const double sim_s = 0.1 + 0.001 * r;
-        const double real_s = sim_s + kMessageSeconds * messages + kByteSeconds * bytes;
+        const double real_s = sim_s + message_seconds * messages + kByteSeconds * bytes;
         sim.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, sim_s)));
         real.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, real_s)));
       }
@@ -57,7 +57,7 @@ double constant(const CalibrationFit& fit, const std::string& name) {
 
 TEST(ShareCalibrationFit, RecoversTheCostPerMessageAndPerByte) {
   SyntheticRuns runs;
-  auto fit = calibration_fit().fit(runs.real, &runs.sim, nullptr);
+  auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, nullptr);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_NEAR(constant(*fit, "native_message_cost"), 7.0, 0.01);  // us
   EXPECT_NEAR(constant(*fit, "native_ns_per_byte"), 1.5, 0.01);
@@ -71,7 +71,7 @@ TEST(ShareCalibrationFit, AtCommittedConstantsItOnlyScoresThem) {
   SyntheticRuns runs;
   const std::vector<CalibratedConstant> committed{{"native_message_cost", 14.0, ""},
                                                   {"native_ns_per_byte", 1.5, ""}};
-  auto fit = calibration_fit().fit(runs.real, &runs.sim, &committed);
+  auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, &committed);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_DOUBLE_EQ(constant(*fit, "native_message_cost"), 14.0);
   double worst = 0;
@@ -79,6 +79,24 @@ TEST(ShareCalibrationFit, AtCommittedConstantsItOnlyScoresThem) {
     worst = std::max(worst, std::abs(std::log(residual.measured / residual.fitted)));
   }
   EXPECT_GT(worst, 0.05);  // twice the message cost is visible at the message points
+}
+
+// `perflab calibrate --windows 2`: one fit on both windows' runs, whose residuals name their window.
+TEST(ShareCalibrationFit, FitsOnceOnEveryWindowsRuns) {
+  SyntheticRuns quick_window, slow_window(9e-6);
+  auto fit = calibration_fit().fit({{&quick_window.real, &quick_window.sim, "window 1 of 2, 19:00 UTC"},
+                                    {&slow_window.real, &slow_window.sim, "window 2 of 2, 19:05 UTC"}},
+                                   nullptr);
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_NEAR(constant(*fit, "native_message_cost"), 8.0, 0.05);  // between the windows' 7 and 9 us
+  ASSERT_EQ(fit->residuals.size(), 2 * quick_window.real.rows.size());
+  const auto named = [&](const std::string& window) {
+    return std::count_if(fit->residuals.begin(), fit->residuals.end(), [&](const CalibrationResidual& r) {
+      return r.point.find(", seed ") != std::string::npos && r.point.find(window) != std::string::npos;
+    });
+  };
+  EXPECT_EQ(named("window 1 of 2, 19:00 UTC"), static_cast<long>(quick_window.real.rows.size()));
+  EXPECT_EQ(named("window 2 of 2, 19:05 UTC"), static_cast<long>(slow_window.real.rows.size()));
 }
 
 TEST(ShareCalibrationFit, RefusesRunsWithoutBothKindsOfPoint) {
@@ -92,7 +110,7 @@ TEST(ShareCalibrationFit, RefusesRunsWithoutBothKindsOfPoint) {
   };
   drop(runs.real);
   drop(runs.sim);
-  auto fit = calibration_fit().fit(runs.real, &runs.sim, nullptr);
+  auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, nullptr);
   ASSERT_FALSE(fit.ok());
   EXPECT_NE(fit.status().message().find("at byte points (above): got 10 and 0"), std::string::npos)
       << fit.status().message();

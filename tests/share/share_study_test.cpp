@@ -11,6 +11,7 @@
 
 #include "models/share/layout.h"
 #include "scenarios/share/share_study.h"
+#include "sim/scenario/scenario.h"
 #include "tests/sim/cli_runner.h"
 
 namespace perflab::testing {
@@ -142,6 +143,17 @@ TEST(ShareStudy, TimelineHasLoopsPassesReadsAndSegments) {
        {"\"wasted loop\"", "\"get_satisfaction\"", "\"desire\"", "\"segment 7\"", "\"read 1\""}) {
     EXPECT_NE(json.find(name), std::string::npos) << name;
   }
+}
+
+// validate.toml's repetitions per latency: 0.5 ms's downloads are a third as long, so they get three times
+// the runs; the other latencies keep [validate] repetitions.
+TEST(ShareStudy, ShortDownloadsAtHalfAMillisecondAreValidatedOverMoreRuns) {
+  auto validation = load_scenario(std::string(PERFLAB_SCENARIOS) + "/share/validate.toml", {});
+  ASSERT_TRUE(validation.ok()) << validation.status().message();
+  const ValidateSpec& spec = *validation->validate;
+  EXPECT_EQ(spec.repetitions_at_latency("constant(0.5ms)"), 15);
+  EXPECT_EQ(spec.repetitions_at_latency("constant(2ms)"), spec.repetitions);
+  EXPECT_EQ(spec.repetitions_at_latency("constant(5ms)"), spec.repetitions);
 }
 
 TEST(ShareStudy, BadParametersAreRefusedBeforeAnythingRuns) {
