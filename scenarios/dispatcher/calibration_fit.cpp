@@ -51,8 +51,10 @@ CalibrationHook calibration_fit() {
     LockCostModel m = fitted->model;
     if (at != nullptr) {  // the committed constants, in the units the fit writes them with below
       for (auto [param, unit, scale, field] :
-           {std::tuple{"lock_section_cost", "us", 1e-6, &m.section_s}, std::tuple{"lock_move_cost", "us", 1e-6, &m.move_s},
-            std::tuple{"lock_idle_cost", "us", 1e-6, &m.idle_s}, std::tuple{"cold_ns_per_op", "", 1.0, &m.cold_ns_per_op},
+           {std::tuple{"lock_section_cost", "us", 1e-6, &m.section_s},
+            std::tuple{"lock_move_cost", "us", 1e-6, &m.move_s},
+            std::tuple{"lock_idle_cost", "us", 1e-6, &m.idle_s},
+            std::tuple{"cold_ns_per_op", "", 1.0, &m.cold_ns_per_op},
             std::tuple{"ns_per_op", "", 1.0, &m.ns_per_op},
             std::tuple{"ns_per_op_per_doubling", "", 1.0, &m.ns_per_op_per_doubling}}) {
         auto value = constant_value(*at, param, unit);

@@ -37,11 +37,11 @@ std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
 // run: results/dispatcher/dispatcher-calibrate-real.calibration.*). The incident and its validation both
 // run at these, so the published headline is the validated model.
 constexpr LockCostModel kCalibratedLockCost{/*section_s=*/0,
-                                            /*move_s=*/0.278e-6,
-                                            /*idle_s=*/1.82e-6,
-                                            /*cold_ns_per_op=*/53.4,
-                                            /*ns_per_op=*/6.91,
-                                            /*ns_per_op_per_doubling=*/10.3,
+                                            /*move_s=*/0.982e-6,
+                                            /*idle_s=*/1.97e-6,
+                                            /*cold_ns_per_op=*/69.8,
+                                            /*ns_per_op=*/8.02,
+                                            /*ns_per_op_per_doubling=*/6.47,
                                             /*l1d_bytes=*/48 * 1024,
                                             /*l2_bytes=*/1024 * 1024};
 

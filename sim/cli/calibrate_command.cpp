@@ -7,10 +7,10 @@
 // results/), the file `perflab validate` reads its constants from. With --windows N it makes every study's
 // runs in N windows --gap seconds apart and fits once on all of them (docs/validation.md, "Calibrations").
 #include <chrono>
-#include <ctime>
-#include <thread>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -90,7 +90,8 @@ struct WindowRuns {
 
 // The calibration scenario's runs in one window: the wake-ups probed, the real runs one at a time (they
 // measure time), then the sim's at those wake-ups; nullopt with the exit status when they could not be made.
-std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const std::string& name, int& status) {
+std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const std::string& name,
+                                     int& status) {
   auto wake_ups = probe_wake_ups(planned.scenario, "calibrate " + planned.study->name);
   if (!wake_ups.ok()) {
     status = fail_input(wake_ups.status().message());
@@ -187,7 +188,8 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
       std::this_thread::sleep_for(std::chrono::seconds(gap_s));
     }
     starts.push_back(utc_hhmm());
-    const std::string name = windows == 1 ? "" : fmt::format("window {} of {}, {}", w, windows, starts.back());
+    const std::string name =
+        windows == 1 ? "" : fmt::format("window {} of {}, {}", w, windows, starts.back());
     for (size_t i = 0; i < plan.size(); ++i) {
       if (status[i] != 0) continue;
       const PlannedCalibration& planned = plan[i];
@@ -201,9 +203,10 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
     }
   }
   const std::string windows_text =
-      windows == 1 ? ""
-                   : fmt::format("{} windows {} s apart, starting {} (every study's runs in each, one fit on all)",
-                                 windows, gap_s, join(starts, ", "));
+      windows == 1
+          ? ""
+          : fmt::format("{} windows {} s apart, starting {} (every study's runs in each, one fit on all)",
+                        windows, gap_s, join(starts, ", "));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int worst = 0;
   for (size_t i = 0; i < plan.size(); ++i) {

@@ -49,7 +49,7 @@ struct RunFlags {
   std::string point_timeout;
   bool resume = false;
   std::string timeline;
-  std::string shard;  // "I/N"
+  std::string shard;      // "I/N"
   std::string scheduler;  // a Dask scheduler's address: the runs go to its cluster (sim/runner/dask_runner.h)
 };
 

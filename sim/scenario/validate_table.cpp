@@ -122,12 +122,14 @@ Result<ValidateSpec> parse_validate_table(
     } else if (key == "repetitions_at") {
       const auto* entries = value->as_table();
       if (entries == nullptr)
-        return error_at(where_of(file, *value),
-                        "[validate] repetitions_at must be a table { \"LATENCY\" = N } of latencies listed in "
-                        "latencies");
+        return error_at(
+            where_of(file, *value),
+            "[validate] repetitions_at must be a table { \"LATENCY\" = N } of latencies listed in "
+            "latencies");
       for (const auto& [latency, n] : in_file_order(*entries)) {
         if (!n->is_integer() || n->as_integer()->get() < 5)
-          return error_at(where_of(file, *n), "[validate] repetitions_at." + latency + " must be an integer >= 5");
+          return error_at(where_of(file, *n),
+                          "[validate] repetitions_at." + latency + " must be an integer >= 5");
         spec.repetitions_at[latency] = static_cast<int>(n->as_integer()->get());
       }
     } else if (key == "calibration_scenario") {

@@ -47,7 +47,7 @@ struct CalibrationFit {
   std::vector<CalibratedConstant> constants;
   std::vector<CalibrationResidual> residuals;
   std::vector<MeasuredValue> measured;
-  std::string source;  // where the constants came from, when not from a run here (a transcribed file)
+  std::string source;   // where the constants came from, when not from a run here (a transcribed file)
   std::string windows;  // when fitted on several windows: how many, how far apart, when
 };
 

@@ -93,7 +93,8 @@ TEST(Calibrate, WindowsPoolEveryWindowsRunsIntoOneFit) {
   auto r = run_perflab("calibrate prefetch --windows 2 --gap 0", study.env);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("residuals over 4 points"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(prefetch_depth=20, seed 101, window 2 of 2, \d\d:\d\d UTC)")))
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(prefetch_depth=20, seed 101, window 2 of 2, \d\d:\d\d UTC)")))
       << r.out;
   EXPECT_NE(r.out.find("windows: 2 windows 0 s apart, starting "), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("calibrate: window 2 of 2 in 0 s"), std::string::npos) << r.err;

@@ -211,7 +211,8 @@ def calibration_spread(folder: Path, committed: Path) -> str:
     """The calibrations committed in folder/*/ (one sub-folder per quiet window: `perflab calibrate --out`
     there, its printed output saved as calibrate.txt), scenario by scenario: each constant's range over the
     windows beside the committed value (committed/<study>/<scenario>.calibration.toml), and in how many
-    windows the committed constants re-derived (fit the new runs within their own residual)."""
+    windows the constants committed when the window ran re-derived (fit its runs within their own residual);
+    a recalibration since changes the committed value, not those verdicts."""
     windows = sorted(p for p in folder.iterdir() if p.is_dir())
     by_name = {}
     for window in windows:
@@ -219,8 +220,8 @@ def calibration_spread(folder: Path, committed: Path) -> str:
             by_name.setdefault((toml.parent.name, toml.name), []).append((window, toml))
     if not by_name:
         return f"No calibration under results/{folder.name}.\n"
-    lines = ["| calibration | constant | committed | over the windows, lowest – highest | spread ln(max/min) | "
-             "committed constants re-derived |", "|---|---|---:|---:|---:|---:|"]
+    lines = ["| calibration | constant | committed now | over the windows, lowest – highest | spread ln(max/min) | "
+             "the constants committed then re-derived |", "|---|---|---:|---:|---:|---:|"]
     for (study, file), found in sorted(by_name.items()):
         scenario = file[: -len(".calibration.toml")]
         own = tomllib.loads((committed / study / file).read_text())["constants"] \
