@@ -9,7 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -217,25 +220,59 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
   return worst;
 }
 
-// Said before the first run: how long the committed calibrations of the same scenarios took (their windows
-// and gaps included), and the windows asked for now.
+// A committed calibration's run, as its file states it: the command line with its wall time, and over how many
+// windows how far apart (a run of several studies states the same line in each of their files).
+struct StatedRun {
+  std::string record;
+  double seconds = 0;
+  int windows = 1;
+  double gap_s = 0;
+  double seconds_a_window() const { return (seconds - (windows - 1) * gap_s) / windows; }
+};
+
+std::optional<StatedRun> stated_run(const fs::path& file) {
+  const auto seconds = stated_wall_time(file);
+  if (!seconds) return std::nullopt;
+  StatedRun run;
+  run.seconds = *seconds;
+  std::ifstream in(file);
+  const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# ran ", 0) == 0) run.record = line;
+    if (std::regex_search(line, match, windows)) {
+      run.windows = std::stoi(match[1]);
+      run.gap_s = std::stod(match[2]);
+    }
+  }
+  return run;
+}
+
+// Said before the first run: how long one window of the committed calibrations' runs took (a run that
+// calibrated several studies counted once), and what the windows asked for now make of it.
 void print_stated_time(const std::vector<PlannedCalibration>& plan, int windows, int gap_s) {
-  double total = 0;
+  std::map<std::string, double> a_window;  // per committed run
   std::vector<std::string> unknown;
   for (const auto& planned : plan) {
-    const auto seconds =
-        stated_wall_time(calibration_file(results_dir(), planned.study->name, planned.scenario.name));
-    if (seconds) {
-      total += *seconds;
+    const auto run = stated_run(calibration_file(results_dir(), planned.study->name, planned.scenario.name));
+    if (run) {
+      a_window[run->record] = run->seconds_a_window();
     } else {
       unknown.push_back(planned.study->name);
     }
   }
+  double total = 0;
+  for (const auto& [record, seconds] : a_window) total += seconds;
   std::string text = fmt::format("calibrate: {} stud{}", plan.size(), plan.size() == 1 ? "y" : "ies");
-  if (unknown.size() < plan.size()) text += fmt::format("; the committed calibrations took {:.0f} s", total);
+  if (unknown.size() < plan.size()) {
+    text += fmt::format("; the committed calibrations' runs took {:.0f} s a window", total);
+    if (windows > 1)
+      text += fmt::format(", so {} windows {} s apart about {:.0f} s", windows, gap_s,
+                          total * windows + (windows - 1) * gap_s);
+  } else if (windows > 1) {
+    text += fmt::format("; {} windows {} s apart", windows, gap_s);
+  }
   if (!unknown.empty()) text += "; no committed calibration of " + join(unknown) + " states its time";
-  if (windows > 1)
-    text += fmt::format("; {} windows {} s apart: every study's runs in each window", windows, gap_s);
   std::fprintf(stderr, "%s\n", text.c_str());
 }
 

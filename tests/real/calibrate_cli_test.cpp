@@ -101,6 +101,12 @@ TEST(Calibrate, WindowsPoolEveryWindowsRunsIntoOneFit) {
   const fs::path file = study.dir / "results" / "prefetch" / "tiny-calibrate.calibration.toml";
   EXPECT_NE(read_file(file).find("windows = \"2 windows 0 s apart, starting "), std::string::npos)
       << read_file(file);
+  // Before the next run: one window of the committed run's time, and what three windows make of it.
+  auto next = run_perflab("calibrate prefetch --windows 3 --gap 0", study.env);
+  ASSERT_EQ(next.status, 0) << next.err;
+  EXPECT_TRUE(std::regex_search(next.err, std::regex(R"(the committed calibrations' runs took \d+ s a window, )"
+                                                     R"(so 3 windows 0 s apart about \d+ s)")))
+      << next.err;
 }
 
 TEST(Calibrate, WindowsMustBeAtLeastOne) {
