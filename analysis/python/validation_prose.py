@@ -104,8 +104,9 @@ def summary_block(results: Path) -> str:
         text = f"- {study}: full grid {validation.study_verdict(runs)}"
         if own_quick:
             text += f"; `--quick` {validation.study_verdict(own_quick)}"
-        for grid, folder, windows in validation.repeated_verdicts(results / study):
-            text += f"; {grid.replace('--quick', '`--quick`')} repeated: {windows} (`results/{study}/{folder}/`)"
+        for grid, folders, windows in validation.repeated_verdicts(results / study):
+            where = ", ".join(f"`results/{f}/`" for f in folders)
+            text += f"; {grid.replace('--quick', '`--quick`')} repeated: {windows} ({where})"
         lines.append(text)
     return "\n".join(lines) + "\n"
 

@@ -99,10 +99,11 @@ def test_each_study_page_lists_its_runs_under_stated_conditions():
         assert report.parent.name in page
 
 
-def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str):
+def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str, cost: str = "1.5"):
     folder.mkdir(parents=True)
     (folder / "d-validate.validate.md").write_text(
-        f"### d-validate: sim against real\n\n- wall time 56 s, load average at the end {load} on 2 cores\n\n"
+        f"### d-validate: sim against real\n\n- calibration (sim only): cost = {cost}, measured by d/cal.toml\n"
+        f"- wall time 56 s, load average at the end {load} on 2 cores\n\n"
         "| criterion (throughput_rps) | where | value | bound | verdict | detail |\n"
         "|---|---|---:|---:|---|---|\n"
         f"| max abs ln(real/sim) | every point (2) | 0.2 | <= 0.1 | {verdict} |  |\n\n"
@@ -189,3 +190,16 @@ def test_a_window_holds_when_every_report_in_it_held(tmp_path):
     _window(tmp_path / "w2", "w2", 640.0, "**failed**", "0.52")
     assert validation.windows_verdict(tmp_path) == "held in 1 of 2 quiet windows"
     assert validation.windows_verdict(tmp_path / "none") == ""
+
+
+def test_windows_at_the_committed_calibration_are_counted_apart_from_earlier_ones(tmp_path):
+    results = tmp_path / "results"
+    _window(results / "d" / "validate-quick-windows" / "0500", "0500", 560.0, "held", "0.3", cost="1.5")
+    _window(results / "d" / "validate-quick-windows" / "0515", "0515", 640.0, "**failed**", "0.5", cost="1.5")
+    _window(results / "later" / "d" / "validate-quick-windows" / "0900", "0900", 500.0, "held", "0.2", cost="2.5")
+    (results / "d" / "d-validate.validate.md").write_text(
+        "- calibration (sim only): cost = 2.5, measured by d/cal.toml\n\nVerdict: held\n")
+    [(grid, folders, verdict)] = validation.repeated_verdicts(results / "d")
+    assert grid == "--quick"
+    assert folders == ["d/validate-quick-windows", "later/d/validate-quick-windows"]
+    assert verdict == "held in 1 of 1 quiet windows at the committed calibration, 1 of 2 at earlier calibrations"

@@ -104,8 +104,9 @@ TEST(Calibrate, WindowsPoolEveryWindowsRunsIntoOneFit) {
   // Before the next run: one window of the committed run's time, and what three windows make of it.
   auto next = run_perflab("calibrate prefetch --windows 3 --gap 0", study.env);
   ASSERT_EQ(next.status, 0) << next.err;
-  EXPECT_TRUE(std::regex_search(next.err, std::regex(R"(the committed calibrations' runs took \d+ s a window, )"
-                                                     R"(so 3 windows 0 s apart about \d+ s)")))
+  EXPECT_TRUE(
+      std::regex_search(next.err, std::regex(R"(the committed calibrations' runs took \d+ s a window, )"
+                                             R"(so 3 windows 0 s apart about \d+ s)")))
       << next.err;
 }
 

@@ -270,22 +270,48 @@ def pair_ratios(reports: list, numerator: str, denominator: str, where: str, met
     return "\n".join(lines) + "\n"
 
 
-def windows_verdict(folder: Path) -> str:
-    """"held in K of N quiet windows" over the windows committed in folder/*/ (a window holds when every
-    report in it held); empty when there are none."""
-    windows = [w for w in sorted(folder.glob("*/")) if list(w.glob("*.validate.md"))]
+CALIBRATION_LINE = re.compile(r"^- calibration \(.*?\): (.+?), measured by", re.M)
+
+
+def calibration_of(folder: Path) -> tuple:
+    """The calibrated constants the reports in `folder` ran at ("native_message_cost = 24.54", …), as their
+    notes state them."""
+    return tuple(sorted({c for p in folder.glob("*.validate.md") for c in CALIBRATION_LINE.findall(p.read_text())}))
+
+
+def windows_verdict(folders, committed: tuple = None) -> str:
+    """"held in K of N quiet windows" over the windows committed in each of `folders` (one sub-folder per
+    window; a window holds when every report in it held); empty when there are none. With `committed` (the
+    constants of the committed full run), windows that ran at other constants are counted apart, as
+    "… at earlier calibrations"."""
+    folders = [folders] if isinstance(folders, Path) else folders
+    windows = [w for f in folders for w in sorted(f.glob("*/")) if list(w.glob("*.validate.md"))]
     if not windows:
         return ""
-    held = sum(all(r.held for r in runs_in(w)) for w in windows)
-    return f"held in {held} of {len(windows)} quiet windows"
+    held = lambda ws: sum(all(r.held for r in runs_in(w)) for w in ws)  # noqa: E731
+    if committed is None:
+        return f"held in {held(windows)} of {len(windows)} quiet windows"
+    now = [w for w in windows if calibration_of(w) == committed]
+    before = [w for w in windows if w not in now]
+    parts = [f"held in {held(now)} of {len(now)} quiet windows at the committed calibration"] if now else []
+    if before:
+        parts.append(f"{held(before)} of {len(before)} at earlier calibrations")
+    return ", ".join(parts) if now else f"held in {held(before)} of {len(before)} quiet windows at earlier calibrations"
 
 
-# Where a study's validation repeated in quiet windows is committed, by the grid it ran.
+# Where a study's validation repeated in quiet windows is committed, by the grid it ran: results/<study>/FOLDER
+# and results/*/<study>/FOLDER (a later series kept apart, results/after-pooled/).
 WINDOW_FOLDERS = (("full grid", "validate-windows"), ("--quick", "validate-quick-windows"))
 
 
 def repeated_verdicts(study_results: Path) -> list:
-    """(grid, folder, "held in K of N quiet windows") for each of WINDOW_FOLDERS committed under a study's
-    results folder."""
-    return [(grid, folder, verdict) for grid, folder in WINDOW_FOLDERS
-            if (verdict := windows_verdict(study_results / folder))]
+    """(grid, [folders relative to results/], "held in K of N quiet windows …") for each of WINDOW_FOLDERS
+    committed for a study; windows at the constants of the study's committed full run counted apart."""
+    results, study = study_results.parent, study_results.name
+    committed = calibration_of(study_results)
+    out = []
+    for grid, name in WINDOW_FOLDERS:
+        folders = [f for f in [study_results / name, *sorted(results.glob(f"*/{study}/{name}"))] if f.is_dir()]
+        if verdict := windows_verdict(folders, committed):
+            out.append((grid, [f.relative_to(results).as_posix() for f in folders], verdict))
+    return out
