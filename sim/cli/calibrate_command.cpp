@@ -220,10 +220,10 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
   return worst;
 }
 
-// A committed calibration's run, as its file states it: the command line with its wall time, and over how many
-// windows how far apart (a run of several studies states the same line in each of their files).
+// A committed calibration's run, as its file states it: the command line with its wall time, and over how
+// many windows how far apart (a run of several studies states the same line in each of their files).
 struct StatedRun {
-  std::string record;
+  std::string record;  // the "# ran" line from its host on: the same for every study of one run
   double seconds = 0;
   int windows = 1;
   double gap_s = 0;
@@ -239,7 +239,7 @@ std::optional<StatedRun> stated_run(const fs::path& file) {
   const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");
   std::smatch match;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("# ran ", 0) == 0) run.record = line;
+    if (line.rfind("# ran ", 0) == 0) run.record = line.substr(line.find(" on "));  // the date may differ
     if (std::regex_search(line, match, windows)) {
       run.windows = std::stoi(match[1]);
       run.gap_s = std::stod(match[2]);
