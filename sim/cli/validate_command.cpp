@@ -526,6 +526,11 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     for (auto& run : *runs) plan.push_back(std::move(run));
   }
   print_stated_time(plan, quick, !overrides.empty());
+  if (out.empty()) {
+    std::fprintf(stderr,
+                 "validate: the reports go to stdout only; --out DIR also writes DIR/<scenario>.validate.md "
+                 "and .validate.csv, which the plots, the site and the NOTES blocks read\n");
+  }
   int status = 0;
   std::vector<StudyValidation> summary;
   for (const auto& run : plan) {

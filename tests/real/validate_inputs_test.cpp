@@ -161,6 +161,10 @@ TEST(ValidateInputs, YourOwnScenarioIsJudgedAtTheDefaultCriteria) {
   auto r = run_perflab("validate " + (dir / "mine.toml").string());
   ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;
   EXPECT_NE(r.out.find("### mine: sim against real"), std::string::npos) << r.out;
+  // Without --out nothing is written, and that is said before the first run.
+  EXPECT_LT(r.err.find("validate: the reports go to stdout only; --out DIR also writes"),
+            r.err.find("real passes"))
+      << r.err;
   EXPECT_NE(r.out.find("| mean abs ln(real/sim) | every point (2) |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| <= 0.05 |"), std::string::npos) << r.out;
   // prefetch's own calibration, from its committed file (whatever value `perflab calibrate` last wrote)
