@@ -9,10 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -205,11 +203,7 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
       if (runs) made[i].push_back(std::move(runs).value());
     }
   }
-  const std::string windows_text =
-      windows == 1
-          ? ""
-          : fmt::format("{} windows {} s apart, starting {} (every study's runs in each, one fit on all)",
-                        windows, gap_s, join(starts, ", "));
+  const std::string windows_text = windows_description(windows, gap_s, starts);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int worst = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
@@ -220,41 +214,14 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
   return worst;
 }
 
-// A committed calibration's run, as its file states it: the command line with its wall time, and over how
-// many windows how far apart (a run of several studies states the same line in each of their files).
-struct StatedRun {
-  std::string record;  // the "# ran" line from its host on: the same for every study of one run
-  double seconds = 0;
-  int windows = 1;
-  double gap_s = 0;
-  double seconds_a_window() const { return (seconds - (windows - 1) * gap_s) / windows; }
-};
-
-std::optional<StatedRun> stated_run(const fs::path& file) {
-  const auto seconds = stated_wall_time(file);
-  if (!seconds) return std::nullopt;
-  StatedRun run;
-  run.seconds = *seconds;
-  std::ifstream in(file);
-  const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");
-  std::smatch match;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("# ran ", 0) == 0) run.record = line.substr(line.find(" on "));  // the date may differ
-    if (std::regex_search(line, match, windows)) {
-      run.windows = std::stoi(match[1]);
-      run.gap_s = std::stod(match[2]);
-    }
-  }
-  return run;
-}
-
 // Said before the first run: how long one window of the committed calibrations' runs took (a run that
 // calibrated several studies counted once), and what the windows asked for now make of it.
 void print_stated_time(const std::vector<PlannedCalibration>& plan, int windows, int gap_s) {
   std::map<std::string, double> a_window;  // per committed run
   std::vector<std::string> unknown;
   for (const auto& planned : plan) {
-    const auto run = stated_run(calibration_file(results_dir(), planned.study->name, planned.scenario.name));
+    const auto run =
+        stated_calibration_run(calibration_file(results_dir(), planned.study->name, planned.scenario.name));
     if (run) {
       a_window[run->record] = run->seconds_a_window();
     } else {

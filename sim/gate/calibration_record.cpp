@@ -210,4 +210,28 @@ std::optional<double> stated_wall_time(const std::filesystem::path& file) {
   return std::nullopt;
 }
 
+std::string windows_description(int count, int gap_s, const std::vector<std::string>& starts) {
+  if (count == 1) return "";
+  return fmt::format("{} windows {} s apart, starting {} (every study's runs in each, one fit on all)", count,
+                     gap_s, join(starts, ", "));
+}
+
+std::optional<StatedCalibrationRun> stated_calibration_run(const std::filesystem::path& file) {
+  const auto seconds = stated_wall_time(file);
+  if (!seconds) return std::nullopt;
+  StatedCalibrationRun run;
+  run.seconds = *seconds;
+  std::ifstream in(file);
+  const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");  // windows_description's
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# ran ", 0) == 0) run.record = line.substr(line.find(" on "));  // the date may differ
+    if (std::regex_search(line, match, windows)) {
+      run.windows = std::stoi(match[1]);
+      run.gap_s = std::stod(match[2]);
+    }
+  }
+  return run;
+}
+
 }  // namespace perflab

@@ -56,6 +56,20 @@ Result<std::vector<double>> read_calibration_residuals(const std::filesystem::pa
 // The time a committed run took, as its report or calibration file states it ("wall time N s"); nullopt
 // when the file is missing or states none. What validate and calibrate say before their first run.
 std::optional<double> stated_wall_time(const std::filesystem::path& file);
+
+// CalibrationFit::windows for a calibration made in `count` windows `gap_s` apart, starting at `starts`
+// ("18:33 UTC", …): "5 windows 180 s apart, starting …"; empty for one window.
+std::string windows_description(int count, int gap_s, const std::vector<std::string>& starts);
+// A committed calibration's run as its file states it: its wall time and its windows (a run of several
+// studies states the same record in each of their files).
+struct StatedCalibrationRun {
+  std::string record;  // the "# ran" line from its host on: the same for every study of one run
+  double seconds = 0;
+  int windows = 1;
+  double gap_s = 0;
+  double seconds_a_window() const { return (seconds - (windows - 1) * gap_s) / windows; }
+};
+std::optional<StatedCalibrationRun> stated_calibration_run(const std::filesystem::path& file);
 // The fit printed: method, constants, every point with its residual, and how far each constant moved from
 // `before` (the committed file's), when there is one.
 std::string calibration_text(const CalibrationFit& fit,

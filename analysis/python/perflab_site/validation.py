@@ -293,10 +293,10 @@ def windows_verdict(folders, committed: tuple = None) -> str:
         return f"held in {held(windows)} of {len(windows)} quiet windows"
     now = [w for w in windows if calibration_of(w) == committed]
     before = [w for w in windows if w not in now]
-    parts = [f"held in {held(now)} of {len(now)} quiet windows at the committed calibration"] if now else []
-    if before:
-        parts.append(f"{held(before)} of {len(before)} at earlier calibrations")
-    return ", ".join(parts) if now else f"held in {held(before)} of {len(before)} quiet windows at earlier calibrations"
+    if not now:
+        return f"held in {held(before)} of {len(before)} quiet windows at earlier calibrations"
+    text = f"held in {held(now)} of {len(now)} quiet windows at the committed calibration"
+    return text + (f", {held(before)} of {len(before)} at earlier calibrations" if before else "")
 
 
 # Where a study's validation repeated in quiet windows is committed, by the grid it ran: results/<study>/FOLDER
