@@ -260,6 +260,15 @@ class Reactor {
     if (timeline() != nullptr && seconds > 0) timeline()->span("foolscap", what, start, clock());
   }
 
+  // The sim's charge for the real run's own time per pass that waited (the round's wake-ups).
+  void charge_wait() {
+    const double seconds = setup_.costs.client_seconds_per_wait;
+    if (seconds <= 0) return;
+    const double start = clock();
+    charge(seconds);
+    if (timeline() != nullptr) timeline()->span("foolscap", "wake-ups", start, clock());
+  }
+
   void settle() {
     if (busy_s_ > 0) node_.compute(busy_s_);
     busy_s_ = 0;
@@ -270,9 +279,14 @@ class Reactor {
     late_errors_.clear();
     for (int s : late) buckets_[static_cast<size_t>(s)]->errback(dead_reference(static_cast<size_t>(s)));
     settle();
-    auto received = node_.receive(block ? transport::kForever : node_.now());
+    const double asked_at = node_.now();
+    auto received = node_.receive(block ? transport::kForever : asked_at);
     if (!received.ok()) return received.status();
     std::vector<Message> batch = std::move(received).value();
+    if (node_.now() > asked_at) {  // nothing was due: the pass waited (in the sim, exactly; real: ns later)
+      result_.totals.waits += 1;
+      charge_wait();
+    }
     if (block && setup_.poll_window_s > 0) {
       node_.sleep_until(node_.now() + setup_.poll_window_s);
       auto more = node_.receive(node_.now());
@@ -417,9 +431,12 @@ std::string server_name(int server) {
 
 ChargedCosts charged_costs(const ShareOptions& options) {
   const CpuCosts cpu = cpu_costs(options);
-  return {cpu.seconds_per_op, cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
-          cpu.seconds_per_decoded_byte, cpu.seconds_per_call / kReadTokens,
-          options.native_message_cost_us * 1e-6};
+  return {cpu.seconds_per_op,
+          cpu.seconds_per_hashed_byte + options.native_ns_per_byte * 1e-9,
+          cpu.seconds_per_decoded_byte,
+          cpu.seconds_per_call / kReadTokens,
+          options.native_message_cost_us * 1e-6,
+          options.native_wait_cost_us * 1e-6};
 }
 
 Status run_downloader(Node& node, const DownloadSetup& setup, DownloadResult& result) {

@@ -34,6 +34,10 @@ struct ChargedCosts {
   // table, charged as the message is written: on the path of every later message of the turn, as the
   // calibration measures it (calibration_fit.cpp).
   double client_seconds_per_message = 0;
+  // sim: the real run's own time per I/O pass that waited for answers (native_wait_cost): the wake-ups of a
+  // round trip (its servers', its client's) that the real engine pays once per round, however many messages
+  // the round holds; charged as the client takes up the answers.
+  double client_seconds_per_wait = 0;
 };
 
 // The point's table (cpu_costs()) as the nodes charge it, plus, on the sim, the real driver's own CPU

@@ -59,6 +59,10 @@ const MetricBindings<DownloadResult>& sim_metrics() {
          "Banana tokens of the remote calls and answers the client serialized and parsed")
         .exactly();
     bind_call_messages(m, [](const R& r) -> const Totals& { return r.totals; });
+    m.count(
+         "waits", [](const R& r) { return r.totals.waits; },
+         "the client's I/O passes that waited for answers (none was due yet): about one per round trip")
+        .exactly();
     m.seconds(
         "call_cpu_s", [](const R& r) { return r.totals.call_cpu_s; },
         "simulated client CPU spent in remote calls (serializing calls, parsing answers)");
@@ -239,6 +243,12 @@ const Knobs<ShareOptions>& knobs() {
     k.real("native_ns_per_byte", &O::native_ns_per_byte,
            "sim: the real client's own CPU per segment byte, ns, charged beside the cpu table (its "
            "hashing and copying: a calibration, perflab calibrate share)")
+        .at_least(0)
+        .only(Engine::kSim);
+    k.real("native_wait_cost", &O::native_wait_cost_us,
+           "sim: the real run's own time per I/O pass of the client that waited for answers (the wake-ups "
+           "of a round trip, its servers' and its client's, paid once per round however many messages it "
+           "holds), us (a calibration, perflab calibrate share)")
         .at_least(0)
         .only(Engine::kSim);
     k.duration("dyhb_rtt_resolution", &O::dyhb_rtt_resolution_s,

@@ -48,6 +48,7 @@ struct ShareOptions {
   double call_cost_us = -1;
   double native_message_cost_us = 0;    // sim: the real client's own CPU per call message and its answer
   double native_ns_per_byte = 0;        // sim: the real client's own CPU per segment byte (hashing, copying)
+  double native_wait_cost_us = 0;       // sim: the real client's own time per I/O pass that waited (wake-ups)
   double dyhb_rtt_resolution_s = 1e-3;  // DYHB round-trip times compared at this resolution (downloader.h)
   uint64_t segment_size_guess = share::kGuessedSegmentSize;
   double poll_window_s = 0;
@@ -88,6 +89,7 @@ struct Totals {
   uint64_t tokens = 0;          // Banana tokens the client sent and parsed
   uint64_t call_messages = 0;   // messages of calls the client sent: one per server per turn with calls
   uint64_t rebuilt_blocks = 0;  // blocks decoding rebuilt from parity (DecodeWork), all segments
+  uint64_t waits = 0;           // the client's I/O passes that waited for answers (sim: none was due yet)
   double done_at = 0;
 };
 

@@ -1,7 +1,7 @@
 // share's calibration fit (`perflab calibrate share`, scenarios/share/calibration_fit.cpp) on synthetic runs
-// of calibrate-real.toml's grid: the real client's own CPU is a cost per message of calls and a cost per
-// byte, fitted apart; a coalesced and a readv run of the same messages get the same prediction, whatever
-// their calls.
+// of calibrate-real.toml's grid: the real client's own time is a cost per message of calls, a cost per wait
+// (a round trip's wake-ups) and a cost per byte, each fitted on the points it dominates; a coalesced and a
+// readv run of the same messages get the same prediction, whatever their calls.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,15 +17,17 @@ namespace perflab::share_study {
 namespace {
 
 constexpr double kMessageSeconds = 7e-6;  // the synthetic client's own cost per message
+constexpr double kWaitSeconds = 80e-6;    // per wait
 constexpr double kByteSeconds = 1.5e-9;   // and per byte
 
 // A run's counts and its duration.
-Metrics counts(double messages, double bytes, double duration_s) {
-  return {{"call_messages", messages}, {"bytes_read", bytes}, {"duration_s", duration_s}};
+Metrics counts(double messages, double waits, double bytes, double duration_s) {
+  return {{"call_messages", messages}, {"waits", waits}, {"bytes_read", bytes}, {"duration_s", duration_s}};
 }
 
-// calibrate-real.toml's points and seeds, with counts of the calls' kind: the message points read 0.8 KiB
-// per message, the byte points 512 KiB. The sim's duration is a constant; the real run's adds its own CPU.
+// calibrate-real.toml's points and seeds, with counts of the calls' kind: the message points send 40
+// messages a wait of 0.8 KiB each, the wait points 2 of 8 KiB, the byte points 2 of 512 KiB. The sim's
+// duration is a constant; the real run's adds its own time.
 struct SyntheticRuns {
   Scenario scenario;
   RunTable real, sim;
@@ -35,14 +37,17 @@ struct SyntheticRuns {
     scenario = std::move(loaded).value();
     real.scenario = sim.scenario = &scenario;
     for (size_t p = 0; p < scenario.grid.size(); ++p) {
-      const bool message_point = scenario.grid[p].params.integer("k") == 40;
-      const double messages = message_point ? 3000 : 64;
-      const double bytes = messages * (message_point ? 800 : 512 * 1024);
+      const auto k = scenario.grid[p].params.integer("k");
+      const auto n = scenario.grid[p].params.integer("n");
+      const double waits = k == 40 ? 66 : n == 3 ? 66 : 18;
+      const double messages = waits * static_cast<double>(k);
+      const double bytes = messages * (k == 40 ? 800 : n == 3 ? 8 * 1024 : 512 * 1024);
       for (int r = 0; r < scenario.seeds; ++r) {
         const double sim_s = 0.1 + 0.001 * r;
-        const double real_s = sim_s + message_seconds * messages + kByteSeconds * bytes;
-        sim.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, sim_s)));
-        real.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, bytes, real_s)));
+        const double real_s =
+            sim_s + message_seconds * messages + kWaitSeconds * waits + kByteSeconds * bytes;
+        sim.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, waits, bytes, sim_s)));
+        real.rows.push_back(testing::ok_row(scenario, p, r, counts(messages, waits, bytes, real_s)));
       }
     }
   }
@@ -55,11 +60,12 @@ double constant(const CalibrationFit& fit, const std::string& name) {
   return found == fit.constants.end() ? NAN : found->value;
 }
 
-TEST(ShareCalibrationFit, RecoversTheCostPerMessageAndPerByte) {
+TEST(ShareCalibrationFit, RecoversTheCostPerMessagePerWaitAndPerByte) {
   SyntheticRuns runs;
   auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, nullptr);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_NEAR(constant(*fit, "native_message_cost"), 7.0, 0.01);  // us
+  EXPECT_NEAR(constant(*fit, "native_wait_cost"), 80.0, 0.01);    // us
   EXPECT_NEAR(constant(*fit, "native_ns_per_byte"), 1.5, 0.01);
   ASSERT_EQ(fit->residuals.size(), runs.real.rows.size());
   for (const auto& residual : fit->residuals) {
@@ -69,8 +75,8 @@ TEST(ShareCalibrationFit, RecoversTheCostPerMessageAndPerByte) {
 
 TEST(ShareCalibrationFit, AtCommittedConstantsItOnlyScoresThem) {
   SyntheticRuns runs;
-  const std::vector<CalibratedConstant> committed{{"native_message_cost", 14.0, ""},
-                                                  {"native_ns_per_byte", 1.5, ""}};
+  const std::vector<CalibratedConstant> committed{
+      {"native_message_cost", 14.0, ""}, {"native_wait_cost", 80.0, ""}, {"native_ns_per_byte", 1.5, ""}};
   auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, &committed);
   ASSERT_TRUE(fit.ok()) << fit.status().message();
   EXPECT_DOUBLE_EQ(constant(*fit, "native_message_cost"), 14.0);
@@ -99,12 +105,12 @@ TEST(ShareCalibrationFit, FitsOnceOnEveryWindowsRuns) {
   EXPECT_EQ(named("window 2 of 2, 19:05 UTC"), static_cast<long>(slow_window.real.rows.size()));
 }
 
-TEST(ShareCalibrationFit, RefusesRunsWithoutBothKindsOfPoint) {
+TEST(ShareCalibrationFit, RefusesRunsWithoutEveryKindOfPoint) {
   SyntheticRuns runs;
   auto drop = [](RunTable& table) {
     table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
                                     [&](const RunRow& row) {
-                                      return table.scenario->grid[row.point].params.integer("k") == 2;
+                                      return table.scenario->grid[row.point].params.integer("n") == 4;
                                     }),
                      table.rows.end());
   };
@@ -112,7 +118,7 @@ TEST(ShareCalibrationFit, RefusesRunsWithoutBothKindsOfPoint) {
   drop(runs.sim);
   auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, nullptr);
   ASSERT_FALSE(fit.ok());
-  EXPECT_NE(fit.status().message().find("at byte points (above): got 10 and 0"), std::string::npos)
+  EXPECT_NE(fit.status().message().find("at byte points (more bytes): got 10, 10 and 0"), std::string::npos)
       << fit.status().message();
 }
 

@@ -106,6 +106,28 @@ TEST(ShareStudy, TheRealClientsOwnCostIsChargedPerMessage) {
   EXPECT_EQ(rows[0].at("call_cpu_s"), rows[1].at("call_cpu_s"));
 }
 
+// The real run's own time per round trip (sim only, native_wait_cost) is charged once per I/O pass of the
+// client that waited, however many messages the round holds: at constant latency a round's answers arrive at
+// one instant, so the waits are the same and the download is waits x the cost longer.
+TEST(ShareStudy, TheRealRunsOwnTimePerRoundIsChargedPerWait) {
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  for (const char* cost : {"0", "1000"}) {
+    TempDir dir;
+    auto r = run_perflab("run " + kHeadline + " --seeds 1 --set 'sweep.cpu=[\"none\"]' " +
+                         "--set 'sweep.loop=[\"coalesced\"]' --set network.latency='\"constant(1ms)\"' " +
+                         "--set params.native_wait_cost=" + cost + " --out " + dir.path().string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    rows[cost] = parse_csv(read_file(dir / "share-download-12mib.csv")).at(0);
+  }
+  const double waits = std::stod(rows["0"].at("waits"));
+  EXPECT_EQ(rows["1000"].at("waits"), rows["0"].at("waits"));
+  EXPECT_GE(waits, 96);  // a round trip per segment at least (12 MiB of 128 KiB segments)
+  EXPECT_LT(waits, 96 * 2);
+  EXPECT_NEAR(std::stod(rows["1000"].at("duration_s")) - std::stod(rows["0"].at("duration_s")), waits * 1e-3,
+              1e-9);
+  EXPECT_EQ(rows["1000"].at("call_messages"), rows["0"].at("call_messages"));
+}
+
 // 1 MiB segments: guessing 128 KiB (Tahoe 1.9) costs segment 0 one more round of loops than guessing the
 // real size (later Tahoe's 1 MiB guess) at k = 3.
 TEST(ShareStudy, SegmentSizeGuessDecidesSegmentZerosRoundTrips) {
