@@ -75,7 +75,7 @@ std::optional<RunTable> run_in(const Scenario& scenario, int jobs, int& status,
     return std::nullopt;
   }
   if (table->interrupted) {
-    status = kExitInterrupted;
+    status = say_interrupted("calibrate " + scenario.name, table->interrupted, ", nothing written");
     return std::nullopt;
   }
   return std::move(table).value();
@@ -109,9 +109,11 @@ std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const st
 }
 
 // Fits the study's constants on every window's runs, prints them with their residuals and, when a
-// calibration is committed, whether its constants still fit these runs; writes the calibration files.
+// calibration is committed, whether its constants still fit these runs; writes the calibration files, and
+// gives the constants to `fitted_out` when asked (no `toml`: written nowhere).
 int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRuns>& made,
-                  const std::string& windows_text, double seconds, const fs::path& out) {
+                  const std::string& windows_text, double seconds, const fs::path& toml,
+                  std::vector<CalibratedConstant>* fitted_out = nullptr) {
   const CalibrationHook& hook = *planned.study->calibration;
   std::vector<CalibrationWindow> windows;
   PointWakeUps probed;  // every window's probes: the calibration file records their range
@@ -126,10 +128,10 @@ int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRun
     return kExitFailedRuns;
   }
   CalibrationFit fit = std::move(fitted).value();
+  if (fitted_out != nullptr) *fitted_out = fit.constants;
   if (auto measured = probed.measured()) fit.measured.push_back(*measured);
   fit.windows = windows_text;
   const std::string& name = planned.scenario.name;
-  const fs::path toml = calibration_file(out, planned.study->name, name);
   std::optional<std::vector<CalibratedConstant>> before;
   std::error_code ec;
   const fs::path committed = calibration_file(results_dir(), planned.study->name, name);
@@ -158,6 +160,7 @@ int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRun
   std::cout << "\n";
   const Provenance& run = current_provenance();
   const std::string record = fmt::format("{}: {} (wall time {:.0f} s)", run.ran(), run.command, seconds);
+  if (toml.empty()) return 0;  // validate's calibration in its window, with no --out: printed only
   fs::create_directories(toml.parent_path(), ec);
   for (auto [file, text] : {std::pair{toml, calibration_toml(fit, name, record, rederivation)},
                             std::pair{fs::path(toml).replace_extension(".csv"), calibration_csv(fit)}}) {
@@ -199,7 +202,7 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
                    planned.scenario.seeds, planned.sim ? ", then in the sim" : "",
                    name.empty() ? "" : (" (" + name + ")").c_str());
       auto runs = run_window(planned, name, status[i]);
-      if (status[i] == kExitBadInput || status[i] == kExitInterrupted) return status[i];
+      if (status[i] == kExitBadInput || is_interrupted_exit(status[i])) return status[i];
       if (runs) made[i].push_back(std::move(runs).value());
     }
   }
@@ -207,7 +210,10 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int worst = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
-    const int one = status[i] != 0 ? status[i] : fit_and_write(plan[i], made[i], windows_text, seconds, out);
+    const int one = status[i] != 0
+                        ? status[i]
+                        : fit_and_write(plan[i], made[i], windows_text, seconds,
+                                        calibration_file(out, plan[i].study->name, plan[i].scenario.name));
     if (one == kExitBadInput) return one;
     worst = std::max(worst, one);
   }
@@ -244,6 +250,29 @@ void print_stated_time(const std::vector<PlannedCalibration>& plan, int windows,
 }
 
 }  // namespace
+
+Result<std::vector<CalibratedConstant>> calibrate_in_this_window(const std::string& study,
+                                                                 const fs::path& out, int& status) {
+  auto planned = plan_calibration(study);
+  if (!planned.ok()) {
+    status = kExitBadInput;
+    return planned.status();
+  }
+  std::fprintf(stderr, "calibrate %s in this window: %s, %zu points x %d seeds in the real engine%s\n",
+               study.c_str(), planned->scenario.name.c_str(), planned->scenario.grid.size(),
+               planned->scenario.seeds, planned->sim ? ", then in the sim" : "");
+  const auto start = std::chrono::steady_clock::now();
+  auto runs = run_window(*planned, "", status);
+  if (!runs) return Status::Error("the calibration's runs of " + study + " could not be made");
+  std::vector<WindowRuns> made;
+  made.push_back(std::move(runs).value());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<CalibratedConstant> constants;
+  const fs::path toml = out.empty() ? fs::path() : out / (planned->scenario.name + ".calibration.toml");
+  status = fit_and_write(*planned, made, "", seconds, toml, &constants);
+  if (status != 0) return Status::Error("the calibration of " + study + " in this window failed");
+  return constants;
+}
 
 int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out, int windows, int gap_s) {
   std::vector<std::string> chosen = studies;

@@ -96,6 +96,12 @@ int cmd_compare(const std::string& a, const std::string& b, CompareOptions optio
 int cmd_validate(const std::vector<std::string>& studies, bool quick, const std::vector<std::string>& sets,
                  const std::string& out);
 int cmd_calibrate(const std::vector<std::string>& studies, const std::string& out, int windows, int gap_s);
+// One window of `study`'s calibration, as `perflab calibrate STUDY` makes it (printed; written to
+// out/<scenario>.calibration.{toml,csv} unless `out` is empty), for validate's [validate]
+// calibrate_in_window; its constants, or an error with `status`.
+Result<std::vector<CalibratedConstant>> calibrate_in_this_window(const std::string& study,
+                                                                 const std::filesystem::path& out,
+                                                                 int& status);
 
 // history_command.cpp: each study's headline figure at every commit that changed it (STUDY: only these)
 // -> results/history.csv and history.html, steps and change points marked; 2 outside a git checkout.

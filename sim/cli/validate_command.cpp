@@ -2,8 +2,10 @@
 // engine and in the real engine, with the same seeds and so the same injected draws, and the report of how
 // far apart they are (sim/gate/validation.h). The real engine runs R passes over the grid one after another,
 // one run at a time, so a point's repetitions are spaced by the other points' runs. Calibrated constants of
-// the [validate] table are set on the sim side only, and printed; so is, for a study that takes it, this
-// machine's wake-up latency, probed at each point before the runs (sim/cli/wake_up_probes.h). A study whose
+// the [validate] table are set on the sim side only, and printed (read from the committed calibration, or,
+// with calibrate_in_window, fitted again in this window by `perflab calibrate STUDY` before the study's first
+// run); so is, for a study that takes it, this machine's wake-up latency, probed at each point before the
+// runs (sim/cli/wake_up_probes.h). A study whose
 // check replays each real run into its model within the run (pipe) declares `pairs` instead: same-run mode, R
 // passes of its own engine. Everything it can check without running (the studies named, --out, every run's
 // [validate] table, its ratios against the grid as --quick and --set leave it, the calibration's points) is
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <thread>
@@ -140,6 +143,19 @@ std::optional<std::vector<RunTable>> passes_of(const Scenario& scenario, int rep
   return passes;
 }
 
+// A calibrated constant's provenance in the report's notes: ", measured by SCENARIO (constants: FILE)", and
+// with calibrate_in_window "measured by SCENARIO in this validation's window (constants: FILE; committed V)".
+std::string measured_by(const ValidateSpec& spec, const std::string& key) {
+  if (spec.calibration_source.empty()) return "";
+  std::string text = ", measured by " + spec.calibration_source;
+  if (spec.calibrate_in_window) text += " in this validation's window";
+  std::vector<std::string> where;
+  if (!spec.calibration_constants.empty()) where.push_back("constants: " + spec.calibration_constants);
+  if (auto committed = spec.calibration_committed.find(key); committed != spec.calibration_committed.end())
+    where.push_back("committed " + committed->second);
+  return where.empty() ? text : text + " (" + join(where, "; ") + ")";
+}
+
 // Sim against real: the sim once, then R real passes, the same seeds.
 StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>& overrides,
                               const ValidateSpec& spec, ValidationInput& input, std::vector<RunTable>& passes,
@@ -197,9 +213,8 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
     std::string shown = value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
                             ? value.substr(1, value.size() - 2)
                             : value;
-    input.notes.push_back(
-        "calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
-        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+    input.notes.push_back("calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
+                          measured_by(spec, key));
   }
   if (auto note = wake_ups->note(); !note.empty()) input.notes.push_back(note);
   if (auto note = failures(*sim_table, "sim"); !note.empty()) {
@@ -254,9 +269,8 @@ StudyOutcome same_run(const fs::path& file, const std::vector<Override>& overrid
                   "95% order-statistic interval; {}",
                   engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
   for (const auto& [key, value] : spec.calibration) {
-    input.notes.push_back(
-        "calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
-        (spec.calibration_source.empty() ? "" : ", measured by " + spec.calibration_source));
+    input.notes.push_back("calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
+                          measured_by(spec, key));
   }
   return {0, {}};
 }
@@ -338,8 +352,32 @@ Status use_committed_calibration(Scenario& scenario) {
   auto constants = read_calibration(committed);
   if (!constants.ok()) return constants.status();
   for (const auto& c : *constants) spec.calibration.emplace_back("params." + c.param, c.toml_value());
-  spec.calibration_source +=
-      " (constants: " + fs::relative(committed, results_dir().parent_path(), ec).string() + ")";
+  spec.calibration_constants = fs::relative(committed, results_dir().parent_path(), ec).string();
+  return Status::OK();
+}
+
+// [validate] calibrate_in_window: the study's calibration made again in this window, once per validate (by
+// the first of its runs that asks), written beside the reports (out/calibration-in-window/), and the run's
+// sim set at its constants; the committed constants stay in the run's notes beside them.
+Status use_calibration_in_window(PlannedRun& run, const std::string& out,
+                                 std::map<std::string, std::vector<CalibratedConstant>>& made, int& status) {
+  ValidateSpec& spec = *run.scenario.validate;
+  const std::string& study = run.scenario.study->name;
+  const fs::path folder = out.empty() ? fs::path() : fs::path(out) / "calibration-in-window";
+  auto found = made.find(study);
+  if (found == made.end()) {
+    auto constants = calibrate_in_this_window(study, folder, status);
+    if (!constants.ok()) return constants.status();
+    found = made.emplace(study, std::move(constants).value()).first;
+  }
+  spec.calibration_committed.clear();
+  for (const auto& [key, value] : spec.calibration) spec.calibration_committed[key] = value;
+  spec.calibration.clear();
+  for (const auto& c : found->second) spec.calibration.emplace_back("params." + c.param, c.toml_value());
+  auto calibration = load_calibration_scenario(run.scenario);
+  if (!calibration.ok()) return calibration.status();
+  spec.calibration_constants = folder.empty() ? "printed above, not written (no --out)"
+                                              : (folder / (calibration->name + ".calibration.toml")).string();
   return Status::OK();
 }
 
@@ -366,6 +404,7 @@ Status default_validation(Scenario& scenario) {
     if (loaded->validate) {
       spec.calibration = loaded->validate->calibration;
       spec.calibration_source = loaded->validate->calibration_source;
+      spec.calibrate_in_window = loaded->validate->calibrate_in_window;
     }
   }
   scenario.validate = spec;
@@ -491,6 +530,23 @@ void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool nar
                                 quick ? " (results/validate-quick/)" : ""));
   }
   if (!unknown.empty()) parts.push_back("no committed run of " + join(unknown) + " to state its time from");
+  std::map<std::string, std::optional<double>> in_window;  // per study that calibrates in this window
+  for (const auto& run : plan) {
+    const ValidateSpec& spec = *run.scenario.validate;
+    if (!spec.calibrate_in_window || in_window.count(run.scenario.study->name) != 0) continue;
+    auto calibration = load_calibration_scenario(run.scenario);
+    std::optional<double> seconds;
+    if (calibration.ok()) {
+      if (auto stated = stated_calibration_run(
+              calibration_file(results_dir(), run.scenario.study->name, calibration->name)))
+        seconds = stated->seconds_a_window();
+    }
+    in_window[run.scenario.study->name] = seconds;
+  }
+  for (const auto& [study, seconds] : in_window) {
+    parts.push_back("plus " + study + "'s calibration in this window, before its first run" +
+                    (seconds ? fmt::format(" (a window of the committed one took {:.0f} s)", *seconds) : ""));
+  }
   if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
   std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
 }
@@ -533,7 +589,19 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
   }
   int status = 0;
   std::vector<StudyValidation> summary;
-  for (const auto& run : plan) {
+  std::map<std::string, std::vector<CalibratedConstant>> calibrated;  // in this window, per study
+  for (auto& run : plan) {
+    if (run.scenario.validate->calibrate_in_window) {
+      int calibration_status = 0;
+      if (auto made = use_calibration_in_window(run, out, calibrated, calibration_status); !made.ok()) {
+        if (calibration_status == kExitBadInput || is_interrupted_exit(calibration_status))
+          return calibration_status;
+        std::fprintf(stderr, "perflab: validate %s: %s\n", run.label.c_str(), made.message().c_str());
+        status = std::max(status, kExitFailedRuns);
+        summary.push_back({run.label, std::nullopt, made.message()});
+        continue;
+      }
+    }
     StudyOutcome outcome = validate_run(run);
     if (outcome.status == kExitBadInput || is_interrupted_exit(outcome.status)) return outcome.status;
     status = std::max(status, outcome.status);

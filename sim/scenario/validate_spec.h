@@ -53,7 +53,15 @@ struct ValidateSpec {
   // Calibrated constants, set on the sim engine only (KEY = VALUE as for --set), and where they were
   // measured: a calibration scenario on points outside the validation grid.
   std::vector<std::pair<std::string, std::string>> calibration;
-  std::string calibration_source;
+  std::string calibration_source;  // the calibration scenario's file, as the [validate] table names it
+  // Where the constants above were read (validate: the committed file, or this window's), and with
+  // calibrate_in_window the committed value of each (PARAM -> VALUE), as the report's notes say them.
+  std::string calibration_constants;
+  std::map<std::string, std::string> calibration_committed;
+  // The calibration is made again in the validation's own window, before its first run (`perflab calibrate
+  // STUDY` once, on the same points outside the grid), and the sim runs at those constants; the committed
+  // file is still read and checked, and the report gives both (docs/validation.md, "In the window").
+  bool calibrate_in_window = false;
   // Further validation files of the study, beside this one (share's validate-headline.toml): `perflab
   // validate STUDY` runs them after this file. A held-out grid is not listed: it is run by its file name.
   std::vector<std::string> also;

@@ -132,6 +132,10 @@ Result<ValidateSpec> parse_validate_table(
                           "[validate] repetitions_at." + latency + " must be an integer >= 5");
         spec.repetitions_at[latency] = static_cast<int>(n->as_integer()->get());
       }
+    } else if (key == "calibrate_in_window") {
+      if (!value->is_boolean())
+        return error_at(where_of(file, *value), "[validate] calibrate_in_window must be true or false");
+      spec.calibrate_in_window = value->as_boolean()->get();
     } else if (key == "calibration_scenario") {
       if (!value->is_string())
         return error_at(where_of(file, *value), "[validate] calibration_scenario must be a file name");
@@ -151,11 +155,12 @@ Result<ValidateSpec> parse_validate_table(
       }
       spec.also = *files;
     } else {
-      return error_at(where_of(file, *value),
-                      "unknown key \"" + key +
-                          "\" in [validate], expected one of: metrics, repetitions, "
-                          "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
-                          "latencies, repetitions_at, calibration, calibration_scenario, also");
+      return error_at(
+          where_of(file, *value),
+          "unknown key \"" + key +
+              "\" in [validate], expected one of: metrics, repetitions, "
+              "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
+              "latencies, repetitions_at, calibration, calibration_scenario, calibrate_in_window, also");
     }
     if (!s.ok()) return s;
   }
@@ -166,6 +171,12 @@ Result<ValidateSpec> parse_validate_table(
                                                   "\", which is not one of its latencies (" +
                                                   join(spec.latencies) + ")");
     }
+  }
+  if (spec.calibrate_in_window && spec.calibration_source.empty()) {
+    const auto* entry = table.as_table()->get("calibrate_in_window");
+    return error_at(where_of(file, *entry),
+                    "[validate] calibrate_in_window needs a calibration_scenario, expected the scenario "
+                    "whose runs the constants are fitted on");
   }
   return spec;
 }

@@ -203,3 +203,20 @@ def test_windows_at_the_committed_calibration_are_counted_apart_from_earlier_one
     assert grid == "--quick"
     assert folders == ["d/validate-quick-windows", "later/d/validate-quick-windows"]
     assert verdict == "held in 1 of 1 quiet windows at the committed calibration, 1 of 2 at earlier calibrations"
+
+
+def test_windows_that_calibrate_in_their_own_window_count_together_whatever_their_values(tmp_path):
+    results = tmp_path / "results"
+    for name, cost, verdict in (("0500", "1.4", "held"), ("0515", "1.9", "**failed**")):
+        folder = results / "d" / "validate-windows" / name
+        _window(folder, name, 560.0, verdict, "0.3", cost=cost)
+        report = folder / "d-validate.validate.md"
+        report.write_text(report.read_text().replace(
+            "measured by d/cal.toml", "measured by d/cal.toml in this validation's window (committed 1.5)"))
+    (results / "d" / "d-validate.validate.md").write_text(
+        "- calibration (sim only): cost = 1.6, measured by d/cal.toml in this validation's window "
+        "(constants: x.toml; committed 1.5)\n\nVerdict: held\n")
+    assert validation.calibration_of(results / "d") == ("cost fitted in the window",)
+    [(grid, _, verdict)] = validation.repeated_verdicts(results / "d")
+    assert grid == "full grid"
+    assert verdict == "held in 1 of 2 quiet windows with the calibration fitted in each window"

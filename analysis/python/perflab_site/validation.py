@@ -270,13 +270,16 @@ def pair_ratios(reports: list, numerator: str, denominator: str, where: str, met
     return "\n".join(lines) + "\n"
 
 
-CALIBRATION_LINE = re.compile(r"^- calibration \(.*?\): (.+?), measured by", re.M)
+CALIBRATION_LINE = re.compile(r"^- calibration \(.*?\): ((.+?) = .+?), measured by [^ ]+( in this validation's window)?", re.M)
 
 
 def calibration_of(folder: Path) -> tuple:
     """The calibrated constants the reports in `folder` ran at ("native_message_cost = 24.54", …), as their
-    notes state them."""
-    return tuple(sorted({c for p in folder.glob("*.validate.md") for c in CALIBRATION_LINE.findall(p.read_text())}))
+    notes state them; a constant fitted in the validation's own window (calibrate_in_window) counts by its
+    name and method ("native_message_cost fitted in the window"), whatever value that window gave."""
+    return tuple(sorted({f"{name} fitted in the window" if window else line
+                         for p in folder.glob("*.validate.md")
+                         for line, name, window in CALIBRATION_LINE.findall(p.read_text())}))
 
 
 def windows_verdict(folders, committed: tuple = None) -> str:
@@ -295,7 +298,9 @@ def windows_verdict(folders, committed: tuple = None) -> str:
     before = [w for w in windows if w not in now]
     if not now:
         return f"held in {held(before)} of {len(before)} quiet windows at earlier calibrations"
-    text = f"held in {held(now)} of {len(now)} quiet windows at the committed calibration"
+    at = ("with the calibration fitted in each window" if any("fitted in the window" in c for c in committed)
+          else "at the committed calibration")
+    text = f"held in {held(now)} of {len(now)} quiet windows {at}"
     return text + (f", {held(before)} of {len(before)} at earlier calibrations" if before else "")
 
 
