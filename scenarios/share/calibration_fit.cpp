@@ -50,6 +50,7 @@ struct NativeCosts {
 double refit(const std::vector<Run>& runs, const NativeCosts& costs, double term_s,
              double (*units)(const Run&)) {
   std::vector<double> values;
+  values.reserve(runs.size());
   for (const Run& run : runs) values.push_back((run.excess() - costs.of(run)) / units(run) + term_s);
   return stats::quantile(values, 0.5);
 }
