@@ -16,8 +16,9 @@
 //   wait points: a few messages a round and few bytes (2-of-3, 8 KiB blocks);
 //   byte points: many bytes a message (2-of-4, 512 KiB blocks).
 // Each term is the median, over its own points, of what is left of the excess per unit once the other two
-// terms are taken off; starting from zero, the three medians are taken in turn until they settle (each
-// kind's own term is most of its excess, so they do within a few rounds).
+// terms are taken off (never below zero); starting from zero, the three medians are taken in turn until
+// they settle (each kind's own term is most of its excess, so they do within a few rounds).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -30,9 +31,9 @@
 namespace perflab::share_study {
 namespace {
 
-constexpr double kMessagePointBytesPerMessage = 16 * 1024;  // above: a byte point
-constexpr double kMessagePointMessagesPerWait = 8;          // above (and few bytes): a message point
-constexpr int kRounds = 50;                                 // of the three medians in turn: far past settled
+constexpr double kBytePointBytesPerMessage = 16 * 1024;  // above: a byte point
+constexpr double kMessagePointMessagesPerWait = 8;       // above (and few bytes): a message point
+constexpr int kRounds = 50;                              // of the three medians in turn: far past settled
 
 struct Run {
   std::string label;
@@ -46,13 +47,14 @@ struct NativeCosts {
   double of(const Run& r) const { return message_s * r.messages + wait_s * r.waits + byte_s * r.bytes; }
 };
 
-// The median over `runs` of the excess left by `costs` per unit of `units`, plus the term already counted.
+// The median over `runs` of the excess left by `costs` per unit of `units`, plus the term already counted;
+// never below zero (a run faster than its sim, on a noisy machine, is no negative cost: the sim refuses one).
 double refit(const std::vector<Run>& runs, const NativeCosts& costs, double term_s,
              double (*units)(const Run&)) {
   std::vector<double> values;
   values.reserve(runs.size());
   for (const Run& run : runs) values.push_back((run.excess() - costs.of(run)) / units(run) + term_s);
-  return stats::quantile(values, 0.5);
+  return std::max(0.0, stats::quantile(values, 0.5));
 }
 
 }  // namespace
@@ -73,7 +75,7 @@ CalibrationHook calibration_fit() {
                         it->metrics.at("duration_s"), it->metrics.at("call_messages"),
                         it->metrics.at("waits"),      it->metrics.at("bytes_read")};
           if (!(run.messages > 0) || !(run.waits > 0)) continue;
-          if (run.bytes / run.messages >= kMessagePointBytesPerMessage)
+          if (run.bytes / run.messages >= kBytePointBytesPerMessage)
             byte_points.push_back(run);
           else if (run.messages / run.waits >= kMessagePointMessagesPerWait)
             message_points.push_back(run);
@@ -84,7 +86,7 @@ CalibrationHook calibration_fit() {
     }
     if (message_points.empty() || wait_points.empty() || byte_points.empty()) {
       return Status::Error("share's fit needs runs that succeeded in both engines at message points (under " +
-                           std::to_string(static_cast<int>(kMessagePointBytesPerMessage)) +
+                           std::to_string(static_cast<int>(kBytePointBytesPerMessage)) +
                            " B read per message, at least " +
                            std::to_string(static_cast<int>(kMessagePointMessagesPerWait)) +
                            " messages a wait), at wait points (fewer) and at byte points (more bytes): got " +

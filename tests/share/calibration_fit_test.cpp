@@ -73,6 +73,17 @@ TEST(ShareCalibrationFit, RecoversTheCostPerMessagePerWaitAndPerByte) {
   }
 }
 
+// On a loaded machine the message points can run faster than the waits and bytes leave room for: the
+// message cost is then 0, not negative (a value the sim would refuse, ending validate's in-window fit).
+TEST(ShareCalibrationFit, ACostIsNeverBelowZero) {
+  SyntheticRuns runs(-2e-6);
+  auto fit = calibration_fit().fit({{&runs.real, &runs.sim}}, nullptr);
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_EQ(constant(*fit, "native_message_cost"), 0.0);
+  EXPECT_GE(constant(*fit, "native_wait_cost"), 0.0);
+  EXPECT_GE(constant(*fit, "native_ns_per_byte"), 0.0);
+}
+
 TEST(ShareCalibrationFit, AtCommittedConstantsItOnlyScoresThem) {
   SyntheticRuns runs;
   const std::vector<CalibratedConstant> committed{
