@@ -89,10 +89,15 @@ struct WindowRuns {
   std::optional<RunTable> sim;
 };
 
-// The calibration scenario's runs in one window: the wake-ups probed, the real runs one at a time (they
-// measure time), then the sim's at those wake-ups; nullopt with the exit status when they could not be made.
+// The calibration scenario's runs in one window (said on stderr, with the window's name): the wake-ups
+// probed, the real runs one at a time (they measure time), then the sim's at those wake-ups; nullopt with the
+// exit status when they could not be made.
 std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const std::string& name,
                                      int& status) {
+  std::fprintf(stderr, "calibrate %s: %s, %zu points x %d seeds in the real engine%s%s\n",
+               planned.study->name.c_str(), planned.scenario.name.c_str(), planned.scenario.grid.size(),
+               planned.scenario.seeds, planned.sim ? ", then in the sim" : "",
+               name.empty() ? "" : (" (" + name + ")").c_str());
   auto wake_ups = probe_wake_ups(planned.scenario, "calibrate " + planned.study->name);
   if (!wake_ups.ok()) {
     status = fail_input(wake_ups.status().message());
@@ -197,10 +202,6 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
     for (size_t i = 0; i < plan.size(); ++i) {
       if (status[i] != 0) continue;
       const PlannedCalibration& planned = plan[i];
-      std::fprintf(stderr, "calibrate %s: %s, %zu points x %d seeds in the real engine%s%s\n",
-                   planned.study->name.c_str(), planned.scenario.name.c_str(), planned.scenario.grid.size(),
-                   planned.scenario.seeds, planned.sim ? ", then in the sim" : "",
-                   name.empty() ? "" : (" (" + name + ")").c_str());
       auto runs = run_window(planned, name, status[i]);
       if (status[i] == kExitBadInput || is_interrupted_exit(status[i])) return status[i];
       if (runs) made[i].push_back(std::move(runs).value());
@@ -258,11 +259,8 @@ Result<std::vector<CalibratedConstant>> calibrate_in_this_window(const std::stri
     status = kExitBadInput;
     return planned.status();
   }
-  std::fprintf(stderr, "calibrate %s in this window: %s, %zu points x %d seeds in the real engine%s\n",
-               study.c_str(), planned->scenario.name.c_str(), planned->scenario.grid.size(),
-               planned->scenario.seeds, planned->sim ? ", then in the sim" : "");
   const auto start = std::chrono::steady_clock::now();
-  auto runs = run_window(*planned, "", status);
+  auto runs = run_window(*planned, "in this validation's window", status);
   if (!runs) return Status::Error("the calibration's runs of " + study + " could not be made");
   std::vector<WindowRuns> made;
   made.push_back(std::move(runs).value());
