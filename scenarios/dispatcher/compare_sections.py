@@ -32,6 +32,7 @@ class Section:
     thread: str
     running: int
     ready: int
+    hold_s: float = 0.0  # how long the section held the lock
 
 
 def real_sections(path: str) -> list:
@@ -42,7 +43,8 @@ def real_sections(path: str) -> list:
         raise ValueError(f"{path}: no section")
     t0 = int(rows[0]["acquired_ns"])
     return [Section((int(r["acquired_ns"]) - t0) / 1e9, r["section"], int(r["ops"]), r["thread"],
-                    int(r["running"]), int(r["ready"])) for r in rows]
+                    int(r["running"]), int(r["ready"]), (int(r["released_ns"]) - int(r["acquired_ns"])) / 1e9)
+            for r in rows]
 
 
 def sim_sections(path: str) -> list:
@@ -53,12 +55,13 @@ def sim_sections(path: str) -> list:
         if event.get("ph") != "X" or not detail.endswith(" ready"):
             continue
         ops, running, ready = (int(part.split()[0]) for part in detail.split(", "))
-        out.append(Section(event["ts"] / 1e6, event["name"], ops, str(event["tid"]), running, ready))
+        out.append(Section(event["ts"] / 1e6, event["name"], ops, str(event["tid"]), running, ready,
+                           event.get("dur", 0.0) / 1e6))
     if not out:
         raise ValueError(f"{path}: no locked section in the timeline (made with --timeline?)")
     out.sort(key=lambda s: s.start_s)
     t0 = out[0].start_s
-    return [Section(s.start_s - t0, s.kind, s.ops, s.thread, s.running, s.ready) for s in out]
+    return [Section(s.start_s - t0, s.kind, s.ops, s.thread, s.running, s.ready, s.hold_s) for s in out]
 
 
 def summary(sections: list) -> list:

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""What an element under the lock cost in real runs (scenarios/dispatcher/NOTES.md, "What an element costs"):
+the lock hold of the expensive promotions (more than 1,000 elements: the walks that dominate scan's hold)
+divided by their elements, over the whole run and by the running calls the walk met, from real section traces
+(PERFLAB_DISPATCHER_SECTION_TRACE=DIR, one file per run; compare_sections.py has the command).
+
+    /usr/bin/python3 scenarios/dispatcher/element_cost.py [--csv] LABEL=TRACE ...
+
+A LABEL names its run in the table (the time it started, say); a trace may be gzipped. Runs of the same point
+that cost differently per element at the same running calls show how far this machine's speed moves between
+them, which no constant of the lock cost model can follow.
+"""
+import sys
+
+from compare_sections import EXPENSIVE, real_sections
+
+BIN = 100  # running calls per column
+
+
+def costs(sections: list) -> dict:
+    """ns per element over the expensive promotions ("all"), and per bin of running calls (its lower end)."""
+    sums = {}
+    for s in sections:
+        if s.kind == "promote" and s.ops > EXPENSIVE:
+            for key in ("all", s.running // BIN * BIN):
+                hold, ops = sums.get(key, (0.0, 0))
+                sums[key] = (hold + s.hold_s, ops + s.ops)
+    return {key: hold / ops * 1e9 for key, (hold, ops) in sums.items()}
+
+
+def table(runs: list, csv: bool) -> list:
+    """One row per (label, costs) run; a column per bin any run reached."""
+    bins = sorted({key for _, c in runs for key in c if key != "all"})
+    head = ["run", "all"] + [f"{b}-{b + BIN - 1}" for b in bins]
+    rows = [[label] + [f"{c[key]:.2f}" if key in c else "" for key in ["all"] + bins] for label, c in runs]
+    if csv:
+        return [",".join(row) for row in [head] + rows]
+    return (["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"] +
+            ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def main(argv: list) -> int:
+    csv = "--csv" in argv
+    args = [a for a in argv if a != "--csv"]
+    if not args or any("=" not in a for a in args):
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = []
+    for arg in args:
+        label, path = arg.split("=", 1)
+        try:
+            runs.append((label, costs(real_sections(path))))
+        except (OSError, ValueError, KeyError) as error:
+            print(f"element_cost: {error}", file=sys.stderr)
+            return 2
+        if not runs[-1][1]:
+            print(f"element_cost: {path}: no promotion of more than {EXPENSIVE} elements", file=sys.stderr)
+            return 2
+    print("\n".join(table(runs, csv)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
