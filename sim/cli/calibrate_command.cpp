@@ -87,6 +87,7 @@ struct WindowRuns {
   PointWakeUps wake_ups;
   RunTable real;
   std::optional<RunTable> sim;
+  double seconds = 0;  // this study's runs in the window, its probes included
 };
 
 // The calibration scenario's runs in one window (said on stderr, with the window's name): the wake-ups
@@ -98,6 +99,7 @@ std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const st
                planned.study->name.c_str(), planned.scenario.name.c_str(), planned.scenario.grid.size(),
                planned.scenario.seeds, planned.sim ? ", then in the sim" : "",
                name.empty() ? "" : (" (" + name + ")").c_str());
+  const auto start = std::chrono::steady_clock::now();
   auto wake_ups = probe_wake_ups(planned.scenario, "calibrate " + planned.study->name);
   if (!wake_ups.ok()) {
     status = fail_input(wake_ups.status().message());
@@ -110,6 +112,7 @@ std::optional<WindowRuns> run_window(const PlannedCalibration& planned, const st
     runs.sim = run_in(*planned.sim, 0, status, runs.wake_ups.seconds());
     if (!runs.sim) return std::nullopt;
   }
+  runs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return runs;
 }
 
@@ -164,7 +167,10 @@ int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRun
   }
   std::cout << "\n";
   const Provenance& run = current_provenance();
-  const std::string record = fmt::format("{}: {} (wall time {:.0f} s)", run.ran(), run.command, seconds);
+  double study_seconds = 0;  // what stated_calibration_run reads for this study alone
+  for (const WindowRuns& runs : made) study_seconds += runs.seconds / static_cast<double>(made.size());
+  const std::string record = fmt::format("{}: {} (wall time {:.0f} s; {}'s runs {:.0f} s a window)", run.ran(),
+                                         run.command, seconds, planned.study->name, study_seconds);
   if (toml.empty()) return 0;  // validate's calibration in its window, with no --out: printed only
   fs::create_directories(toml.parent_path(), ec);
   for (auto [file, text] : {std::pair{toml, calibration_toml(fit, name, record, rederivation)},
@@ -221,8 +227,9 @@ int calibrate_in_windows(const std::vector<PlannedCalibration>& plan, int window
   return worst;
 }
 
-// Said before the first run: how long one window of the committed calibrations' runs took (a run that
-// calibrated several studies counted once), and what the windows asked for now make of it.
+// Said before the first run: how long one window of the committed calibrations' runs took (each study's
+// own runs, as its file states them; a file from before that states one run of several studies, counted
+// once), and what the windows asked for now make of it.
 void print_stated_time(const std::vector<PlannedCalibration>& plan, int windows, int gap_s) {
   std::map<std::string, double> a_window;  // per committed run
   std::vector<std::string> unknown;

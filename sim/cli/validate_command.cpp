@@ -295,7 +295,7 @@ StudyOutcome validate_run(const PlannedRun& run) {
                          ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
                          : same_run(run.file, run.overrides, spec, input, passes, calibrated);
   if (ran.status != 0) return ran;
-  for (auto note : {oversleep_note(passes), realtime_note(passes)}) {
+  for (const auto& note : {oversleep_note(passes), realtime_note(passes)}) {
     if (!note.empty()) input.notes.push_back(note);
   }
   for (const auto& pass : passes) {
@@ -579,7 +579,7 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
   for (const auto& name : chosen) {
     auto runs = plan_study(name, quick, overrides);
     if (!runs.ok()) return fail_input(runs.status().message());
-    for (auto& run : *runs) plan.push_back(std::move(run));
+    for (auto& run : runs.value()) plan.push_back(std::move(run));
   }
   print_stated_time(plan, quick, !overrides.empty());
   if (out.empty()) {

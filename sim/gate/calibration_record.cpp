@@ -223,9 +223,14 @@ std::optional<StatedCalibrationRun> stated_calibration_run(const std::filesystem
   run.seconds = *seconds;
   std::ifstream in(file);
   const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");  // windows_description's
+  const std::regex own(R"('s runs (\d+) s a window\))");                          // calibrate's record
   std::smatch match;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("# ran ", 0) == 0) run.record = line.substr(line.find(" on "));  // the date may differ
+    if (line.rfind("# ran ", 0) == 0) {
+      const size_t host = line.find(" on ");  // the date may differ
+      run.record = host == std::string::npos ? line : line.substr(host);
+      if (std::regex_search(line, match, own)) run.study_seconds_a_window = std::stod(match[1]);
+    }
     if (std::regex_search(line, match, windows)) {
       run.windows = std::stoi(match[1]);
       run.gap_s = std::stod(match[2]);

@@ -60,14 +60,18 @@ std::optional<double> stated_wall_time(const std::filesystem::path& file);
 // CalibrationFit::windows for a calibration made in `count` windows `gap_s` apart, starting at `starts`
 // ("18:33 UTC", …): "5 windows 180 s apart, starting …"; empty for one window.
 std::string windows_description(int count, int gap_s, const std::vector<std::string>& starts);
-// A committed calibration's run as its file states it: its wall time and its windows (a run of several
-// studies states the same record in each of their files).
+// A committed calibration's run as its file states it: its wall time, its windows and, in files written
+// since it was recorded, the time this study's own runs took a window (a run of several studies states its
+// wall time in each of their files; older files are one record for all of them).
 struct StatedCalibrationRun {
-  std::string record;  // the "# ran" line from its host on: the same for every study of one run
+  std::string record;  // the "# ran" line from its host on
   double seconds = 0;
   int windows = 1;
   double gap_s = 0;
-  double seconds_a_window() const { return (seconds - (windows - 1) * gap_s) / windows; }
+  std::optional<double> study_seconds_a_window;
+  double seconds_a_window() const {
+    return study_seconds_a_window.value_or((seconds - (windows - 1) * gap_s) / windows);
+  }
 };
 std::optional<StatedCalibrationRun> stated_calibration_run(const std::filesystem::path& file);
 // The fit printed: method, constants, every point with its residual, and how far each constant moved from
