@@ -40,11 +40,11 @@ CalibrationHook calibration_fit() {
         tally.idle_decades = row.metrics.at("idle_decades");
         tally.cold_ops = metric("cold_ops");
         tally.ops = metric("ops_under_lock");
-        tally.ops_doublings = row.metrics.at("ops_doublings");
+        tally.ops_running_calls = row.metrics.at("ops_running_calls");
         observations.push_back({run_label(window, row), tally, row.metrics.at("lock_hold_total_s")});
       }
     }
-    // The cache sizes the real runs counted doublings with: the scenario's (one value for every point).
+    // The L1d size the real runs counted running calls with: the scenario's (one value for every point).
     const LockCostModel cache = knobs().options(windows.front().real->params(0)).lock_cost;
     auto fitted = fit_lock_cost(observations, cache);
     if (!fitted.ok()) return fitted.status();
@@ -56,7 +56,7 @@ CalibrationHook calibration_fit() {
             std::tuple{"lock_idle_cost", "us", 1e-6, &m.idle_s},
             std::tuple{"cold_ns_per_op", "", 1.0, &m.cold_ns_per_op},
             std::tuple{"ns_per_op", "", 1.0, &m.ns_per_op},
-            std::tuple{"ns_per_op_per_doubling", "", 1.0, &m.ns_per_op_per_doubling}}) {
+            std::tuple{"ns_per_op_per_running_call", "", 1.0, &m.ns_per_op_per_running_call}}) {
         auto value = constant_value(*at, param, unit);
         if (!value.ok()) return value.status();
         *field = *value * scale;
@@ -65,15 +65,14 @@ CalibrationHook calibration_fit() {
     CalibrationFit fit;
     fit.method =
         "least squares of ln(model / measured) of each run's lock_hold_total_s, every constant >= 0, "
-        "the model's terms tallied by the run (lock_cost_model.h; working set against L1d " +
-        std::to_string(static_cast<int>(cache.l1d_bytes / 1024)) + " KiB, L2 " +
-        std::to_string(static_cast<int>(cache.l2_bytes / 1024)) + " KiB)";
+        "the model's terms tallied by the run (lock_cost_model.h; running calls charged up to L1d " +
+        std::to_string(static_cast<int>(cache.l1d_bytes / 1024)) + " KiB)";
     fit.constants = {{"lock_section_cost", rounded(m.section_s * 1e6), "us"},
                      {"lock_move_cost", rounded(m.move_s * 1e6), "us"},
                      {"lock_idle_cost", rounded(m.idle_s * 1e6), "us"},
                      {"cold_ns_per_op", rounded(m.cold_ns_per_op), ""},
                      {"ns_per_op", rounded(m.ns_per_op), ""},
-                     {"ns_per_op_per_doubling", rounded(m.ns_per_op_per_doubling), ""}};
+                     {"ns_per_op_per_running_call", rounded(m.ns_per_op_per_running_call), ""}};
     for (size_t i = 0; i < observations.size(); ++i) {
       const LockCostObservation& o = observations[i];
       fit.residuals.push_back({o.label, o.measured_hold_s, o.tally.predicted_hold_s(m)});

@@ -98,17 +98,15 @@ const Knobs<DispatcherOptions>& knobs() {
            "sim: ns more for each element a section reaches first, up to the calls listed (a calibration)")
         .only(sim);
     k.real("ns_per_op", cost(&C::ns_per_op),
-           "sim: hold per element touched while the running list fits the L1 data cache, ns (a calibration)")
+           "sim: hold per element touched, ns, before the running calls' term (a calibration)")
         .only(sim);
-    k.real("ns_per_op_per_doubling", cost(&C::ns_per_op_per_doubling),
-           "sim: ns more per element per doubling of the running list's bytes beyond L1d, up to L2 (a "
+    k.real("ns_per_op_per_running_call", cost(&C::ns_per_op_per_running_call),
+           "sim: ns more per element for each running call the walk meets, up to as many as fill L1d (a "
            "calibration)")
         .only(sim);
     k.size("cache_l1d", cost(&C::l1d_bytes),
-           "sim, real: the L1 data cache the working set is measured against (the calibration machine's)")
-        .only(sim, real);
-    k.size("cache_l2", cost(&C::l2_bytes),
-           "sim, real: the L2 cache, where the per-element cost stops growing")
+           "sim, real: the L1 data cache: a walk is charged for the running calls that fill it, no more (the "
+           "calibration machine's)")
         .only(sim, real);
     k.choice("lock", &O::lock, kLockHandOffNames,
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
@@ -170,8 +168,9 @@ void bind_incident(MetricBindings<R>& m, Incident incident) {
   m.count("cold_ops", terms(&LockCostTally::cold_ops),
           "elements sections reached first, up to the calls listed (the cost model's cold term)")
       .exactly();
-  m.number("ops_doublings", terms(&LockCostTally::ops_doublings), "",
-           "elements touched x doublings of the working set beyond L1d (the cost model's growth term)");
+  m.number("ops_running_calls", terms(&LockCostTally::ops_running_calls), "",
+           "elements touched x the running calls each walk met, up to L1d's worth (the cost model's growth "
+           "term)");
   m.seconds("duration_s", field(&I::duration_s), "time until the last call finished");
 }
 
@@ -252,12 +251,10 @@ namespace {
 
 Status validate(const Params& params) {
   const DispatcherOptions o = knobs().options(params);
-  if (!(o.lock_cost.l1d_bytes > 0) || o.lock_cost.l2_bytes < o.lock_cost.l1d_bytes) {
+  if (!(o.lock_cost.l1d_bytes > 0)) {
     return Status::Error(
-        "cache_l1d must be more than 0 B and cache_l2 at least cache_l1d (the lock cost "
-        "model's working set is measured between them), got cache_l1d = " +
-        std::to_string(static_cast<int64_t>(o.lock_cost.l1d_bytes)) +
-        " B, cache_l2 = " + std::to_string(static_cast<int64_t>(o.lock_cost.l2_bytes)) + " B");
+        "cache_l1d must be more than 0 B (a walk is charged for the running calls that fill it), got " +
+        std::to_string(static_cast<int64_t>(o.lock_cost.l1d_bytes)) + " B");
   }
   return parse_host_popularity(o.host_popularity).status();
 }

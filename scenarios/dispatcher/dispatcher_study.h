@@ -37,13 +37,12 @@ std::optional<dispatcher::Strategy> cpp_port(Implementation implementation);
 // run: results/dispatcher/dispatcher-calibrate-real.calibration.*). The incident and its validation both
 // run at these, so the published headline is the validated model.
 constexpr LockCostModel kCalibratedLockCost{/*section_s=*/0,
-                                            /*move_s=*/0.982e-6,
-                                            /*idle_s=*/1.97e-6,
-                                            /*cold_ns_per_op=*/69.8,
-                                            /*ns_per_op=*/8.02,
-                                            /*ns_per_op_per_doubling=*/6.47,
-                                            /*l1d_bytes=*/48 * 1024,
-                                            /*l2_bytes=*/1024 * 1024};
+                                            /*move_s=*/0.573e-6,
+                                            /*idle_s=*/1.16e-6,
+                                            /*cold_ns_per_op=*/34.7,
+                                            /*ns_per_op=*/2.65,
+                                            /*ns_per_op_per_running_call=*/0.00949,
+                                            /*l1d_bytes=*/48 * 1024};
 
 // Everything a dispatcher scenario sets; the limits' defaults are the Dispatcher's own.
 struct DispatcherOptions {

@@ -11,14 +11,15 @@
 namespace perflab::dispatcher_study {
 namespace {
 
-constexpr int kConstants = 6;  // section_s, move_s, idle_s, cold_ns_per_op, ns_per_op, ns_per_op_per_doubling
+constexpr int kConstants =
+    6;  // section_s, move_s, idle_s, cold_ns_per_op, ns_per_op, ns_per_op_per_running_call
 using Vector = Eigen::Matrix<double, kConstants, 1>;
 
 // One observation's row: what each constant multiplies in its total hold (seconds per unit).
 Vector terms(const LockCostTally& t) {
   Vector row;
   row << static_cast<double>(t.sections), static_cast<double>(t.moves), t.idle_decades,
-      static_cast<double>(t.cold_ops) * 1e-9, static_cast<double>(t.ops) * 1e-9, t.ops_doublings * 1e-9;
+      static_cast<double>(t.cold_ops) * 1e-9, static_cast<double>(t.ops) * 1e-9, t.ops_running_calls * 1e-9;
   return row;
 }
 
@@ -28,7 +29,7 @@ LockCostModel with(LockCostModel model, const Vector& c) {
   model.idle_s = c[2];
   model.cold_ns_per_op = c[3];
   model.ns_per_op = c[4];
-  model.ns_per_op_per_doubling = c[5];
+  model.ns_per_op_per_running_call = c[5];
   return model;
 }
 

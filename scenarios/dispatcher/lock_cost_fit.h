@@ -1,6 +1,6 @@
 // Fits the lock cost model's constants (lock_cost_model.h) to real runs: each run's measured total hold
 // against its tally of what the formula multiplies (sections, moves, decades of idle lock, cold elements,
-// elements, elements x doublings). The
+// elements, elements x running calls met). The
 // fit minimises the sum of squared ln(predicted / measured) over the runs, so a run of 1 µs sections weighs
 // as much as one of 10 ms sections, with every constant >= 0 (Gauss-Newton steps, each a least-squares
 // problem solved over every subset of free constants, keeping the best one that stays non-negative).

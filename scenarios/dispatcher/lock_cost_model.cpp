@@ -6,10 +6,8 @@
 
 namespace perflab::dispatcher_study {
 
-double LockCostModel::doublings(uint64_t running_calls) const {
-  const double bytes = static_cast<double>(running_calls) * kBytesPerRunningCall;
-  if (bytes <= l1d_bytes) return 0;
-  return std::log2(std::min(bytes, l2_bytes) / l1d_bytes);
+double LockCostModel::charged_running_calls(uint64_t running_calls) const {
+  return std::min(static_cast<double>(running_calls), l1d_bytes / kBytesPerRunningCall);
 }
 
 SectionContext SectionContext::of(bool moved, double gap_s) {
@@ -22,7 +20,7 @@ uint64_t LockCostModel::cold_ops(const dispatcher::LockedSectionReport& section,
 }
 
 double LockCostModel::per_element_s(uint64_t running_calls) const {
-  return (ns_per_op + ns_per_op_per_doubling * doublings(running_calls)) * 1e-9;
+  return (ns_per_op + ns_per_op_per_running_call * charged_running_calls(running_calls)) * 1e-9;
 }
 
 double LockCostModel::hold_s(const dispatcher::LockedSectionReport& section, SectionContext where) const {
@@ -38,14 +36,14 @@ void LockCostTally::add(const LockCostModel& model, const dispatcher::LockedSect
   idle_decades += where.idle_decades;
   cold_ops += LockCostModel::cold_ops(section, where);
   ops += section.ops;
-  ops_doublings += static_cast<double>(section.ops) * model.doublings(section.running_calls);
+  ops_running_calls += static_cast<double>(section.ops) * model.charged_running_calls(section.running_calls);
 }
 
 double LockCostTally::predicted_hold_s(const LockCostModel& model) const {
   return static_cast<double>(sections) * model.section_s + static_cast<double>(moves) * model.move_s +
          idle_decades * model.idle_s +
          (static_cast<double>(cold_ops) * model.cold_ns_per_op + static_cast<double>(ops) * model.ns_per_op +
-          ops_doublings * model.ns_per_op_per_doubling) *
+          ops_running_calls * model.ns_per_op_per_running_call) *
              1e-9;
 }
 

@@ -20,10 +20,13 @@
 //                finds the lines where its previous section left them — the per-section trace of the real
 //                engine (NOTES.md): counter's promotion re-walking a 400-call ready queue costs ~7 ns an
 //                element there, the same walk after a move 25-30 ns more
-//   per_element  ns per element touched (op_counter.h): `ns_per_op` while the working set fits the L1 data
-//                cache, then `ns_per_op_per_doubling` more per doubling of it, up to the L2 size (a segment
-//                linear in log2 size, as SimGrid's SMPI charges by message size); not charged further
-//                beyond L2, where no calibration point reaches
+//   per_element  ns per element touched (op_counter.h): `ns_per_op`, plus `ns_per_op_per_running_call` for
+//                each running call the walk meets, up to as many as fill the L1 data cache (l1d_bytes /
+//                kBytesPerRunningCall, 439 calls at 48 KiB) and no more beyond: the real threads' cost per
+//                element rises about linearly with the running list from ~2.5 ns under 100 calls to ~7 ns
+//                near 440, then stays there up to 700 (element_cost.py on real section traces,
+//                results/dispatcher/element-cost/); the running list then lives in L2, and no calibration
+//                point reaches where it would outgrow L2 (~9,400 calls)
 //   working set  the running calls when the section took the lock x kBytesPerRunningCall: the list that
 //                every per-host count walks (scan's promotion walks it once per ready call)
 #pragma once
@@ -58,12 +61,12 @@ struct LockCostModel {
   double idle_s = 0;
   double cold_ns_per_op = 0;
   double ns_per_op = 0;
-  double ns_per_op_per_doubling = 0;
+  double ns_per_op_per_running_call = 0;
   double l1d_bytes = 48 * 1024;
-  double l2_bytes = 1024 * 1024;
 
-  // Doublings of the working set beyond L1d, capped at L2: what ns_per_op_per_doubling multiplies.
-  double doublings(uint64_t running_calls) const;
+  // The running calls a walk is charged for: all of them, up to as many as fill L1d (what
+  // ns_per_op_per_running_call multiplies).
+  double charged_running_calls(uint64_t running_calls) const;
   // The elements charged `cold`: none unless the section moved the lock.
   static uint64_t cold_ops(const dispatcher::LockedSectionReport& section, SectionContext where);
   double per_element_s(uint64_t running_calls) const;
@@ -72,14 +75,14 @@ struct LockCostModel {
 
 // A run's sums of what the formula multiplies, so that its total hold is
 //   sections x section + moves x move + idle_decades x idle + cold_ops x cold + ops x ns_per_op
-//   + ops_doublings x ns_per_op_per_doubling.
+//   + ops_running_calls x ns_per_op_per_running_call.
 struct LockCostTally {
   uint64_t sections = 0;
   uint64_t moves = 0;
   double idle_decades = 0;
   uint64_t cold_ops = 0;
   uint64_t ops = 0;
-  double ops_doublings = 0;
+  double ops_running_calls = 0;  // sum over sections of ops x charged_running_calls
 
   void add(const LockCostModel& model, const dispatcher::LockedSectionReport& section, SectionContext where);
   double predicted_hold_s(const LockCostModel& model) const;

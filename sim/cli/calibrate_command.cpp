@@ -169,8 +169,8 @@ int fit_and_write(const PlannedCalibration& planned, const std::vector<WindowRun
   const Provenance& run = current_provenance();
   double study_seconds = 0;  // what stated_calibration_run reads for this study alone
   for (const WindowRuns& runs : made) study_seconds += runs.seconds / static_cast<double>(made.size());
-  const std::string record = fmt::format("{}: {} (wall time {:.0f} s; {}'s runs {:.0f} s a window)", run.ran(),
-                                         run.command, seconds, planned.study->name, study_seconds);
+  const std::string record = fmt::format("{}: {} (wall time {:.0f} s; {}'s runs {:.0f} s a window)",
+                                         run.ran(), run.command, seconds, planned.study->name, study_seconds);
   if (toml.empty()) return 0;  // validate's calibration in its window, with no --out: printed only
   fs::create_directories(toml.parent_path(), ec);
   for (auto [file, text] : {std::pair{toml, calibration_toml(fit, name, record, rederivation)},

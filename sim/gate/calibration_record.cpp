@@ -223,7 +223,7 @@ std::optional<StatedCalibrationRun> stated_calibration_run(const std::filesystem
   run.seconds = *seconds;
   std::ifstream in(file);
   const std::regex windows(R"re(^windows = "(\d+) windows (\d+) s apart)re");  // windows_description's
-  const std::regex own(R"('s runs (\d+) s a window\))");                          // calibrate's record
+  const std::regex own(R"('s runs (\d+) s a window\))");                       // calibrate's record
   std::smatch match;
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("# ran ", 0) == 0) {

@@ -19,44 +19,40 @@ constexpr LockCostModel kModel{/*section_s=*/0.5e-6,
                                /*idle_s=*/2e-6,
                                /*cold_ns_per_op=*/12,
                                /*ns_per_op=*/3.0,
-                               /*ns_per_op_per_doubling=*/2.0,
-                               /*l1d_bytes=*/48 * 1024,
-                               /*l2_bytes=*/1024 * 1024};
+                               /*ns_per_op_per_running_call=*/0.01,
+                               /*l1d_bytes=*/48 * 1024};
 
 // Running calls whose list takes `bytes`.
 uint64_t running_for(double bytes) {
   return static_cast<uint64_t>(bytes / kBytesPerRunningCall);
 }
 
-TEST(LockCostModel, WorkingSetWithinL1dHasNoDoublings) {
-  EXPECT_EQ(kModel.doublings(0), 0);
-  EXPECT_EQ(kModel.doublings(running_for(kModel.l1d_bytes)), 0);
-}
-
-TEST(LockCostModel, EachDoublingBeyondL1dAddsItsCostUpToL2) {
-  EXPECT_NEAR(kModel.doublings(running_for(2 * kModel.l1d_bytes)), 1, 1e-2);
-  EXPECT_NEAR(kModel.doublings(running_for(4 * kModel.l1d_bytes)), 2, 1e-2);
-  const double to_l2 = std::log2(kModel.l2_bytes / kModel.l1d_bytes);
-  EXPECT_NEAR(kModel.doublings(running_for(kModel.l2_bytes)), to_l2, 1e-2);
-  EXPECT_EQ(kModel.doublings(running_for(64 * kModel.l2_bytes)), to_l2);  // not charged beyond L2
-  EXPECT_NEAR(kModel.per_element_s(running_for(4 * kModel.l1d_bytes)), (3.0 + 2 * 2.0) * 1e-9, 1e-11);
+TEST(LockCostModel, AWalkIsChargedForEachRunningCallItMeetsUpToL1d) {
+  EXPECT_EQ(kModel.charged_running_calls(0), 0);
+  EXPECT_EQ(kModel.charged_running_calls(100), 100);
+  const double fill_l1d = kModel.l1d_bytes / kBytesPerRunningCall;  // 438.9 calls at 48 KiB
+  EXPECT_EQ(kModel.charged_running_calls(running_for(kModel.l1d_bytes)), 438);
+  EXPECT_EQ(kModel.charged_running_calls(10000), fill_l1d);  // no more beyond L1d
+  EXPECT_NEAR(kModel.per_element_s(100), (3.0 + 0.01 * 100) * 1e-9, 1e-15);
+  EXPECT_NEAR(kModel.per_element_s(5000), (3.0 + 0.01 * fill_l1d) * 1e-9, 1e-15);
 }
 
 TEST(LockCostModel, HoldIsSectionPlusMovePlusElements) {
-  const LockedSectionReport small{LockedSection::kPromote, 10, 100, 5};  // 100 calls: within L1d
+  // 100 running calls: an element costs 3 ns + 100 x 0.01 ns
+  const LockedSectionReport small{LockedSection::kPromote, 10, 100, 5};
   // Re-taken by the thread that released it: no move, and its elements are not cold.
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 3e-9);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 3e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {}), 0.5e-6 + 10 * 4e-9);
+  EXPECT_DOUBLE_EQ(kModel.hold_s(small, {true, false}), 0.5e-6 + 0.8e-6 + 10 * 12e-9 + 10 * 4e-9);
   // The lock free for 10 ms before it: two decades beyond kIdleGapS.
   EXPECT_NEAR(kModel.hold_s(small, SectionContext::of(true, 10e-3)),
-              0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 3e-9, 1e-15);
+              0.5e-6 + 0.8e-6 + 2 * 2e-6 + 10 * 12e-9 + 10 * 4e-9, 1e-15);
   EXPECT_EQ(SectionContext::of(false, kIdleGapS / 2).idle_decades, 0);
   // A walk that repeats: only the first pass over the 105 listed calls is cold, and only after a move.
   const LockedSectionReport long_walk{LockedSection::kPromote, 5000, 100, 5};
   EXPECT_EQ(LockCostModel::cold_ops(long_walk, {true, 0}), 105u);
   EXPECT_EQ(LockCostModel::cold_ops(long_walk, {false, 0}), 0u);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, {true, 0}), 0.5e-6 + 0.8e-6 + 105 * 12e-9 + 5000 * 3e-9);
-  EXPECT_DOUBLE_EQ(kModel.hold_s(long_walk, {}), 0.5e-6 + 5000 * 3e-9);
+  EXPECT_NEAR(kModel.hold_s(long_walk, {true, 0}), 0.5e-6 + 0.8e-6 + 105 * 12e-9 + 5000 * 4e-9, 1e-15);
+  EXPECT_NEAR(kModel.hold_s(long_walk, {}), 0.5e-6 + 5000 * 4e-9, 1e-15);
   const LockedSectionReport empty{LockedSection::kSetLimit, 0, 0, 0};
   EXPECT_DOUBLE_EQ(kModel.hold_s(empty, {}), 0.5e-6);
 }
@@ -78,14 +74,14 @@ TEST(LockCostModel, TallyPredictsTheSumOfTheHoldsItCounted) {
 }
 
 // Runs shaped like the calibration's: many short sections (counter, indexed), few long ones (scan), with
-// working sets inside and beyond L1d.
+// running lists within and beyond L1d.
 std::vector<LockCostObservation> synthetic_runs(const LockCostModel& truth, double noise, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> ln_noise(0, noise);
   std::vector<LockCostObservation> runs;
   for (int r = 0; r < 12; ++r) {
     LockCostTally tally;
-    const uint64_t running = 50 + 120 * static_cast<uint64_t>(r);  // 5.6 KB to 150 KB of list
+    const uint64_t running = 30 + 40 * static_cast<uint64_t>(r);  // 3.4 KB to 53 KB of list
     const uint64_t ops_per_section = r % 3 == 0 ? 2 : (r % 3 == 1 ? 300 : 200000);
     const uint64_t ready = 40 * static_cast<uint64_t>(r % 5);
     for (int s = 0; s < 2000; ++s) {
@@ -107,7 +103,7 @@ TEST(LockCostFit, RecoversTheConstantsOfNoiselessRuns) {
   EXPECT_NEAR(fit->model.idle_s, kModel.idle_s, 1e-3 * kModel.idle_s);
   EXPECT_NEAR(fit->model.cold_ns_per_op, kModel.cold_ns_per_op, 1e-3 * kModel.cold_ns_per_op);
   EXPECT_NEAR(fit->model.ns_per_op, kModel.ns_per_op, 1e-3 * kModel.ns_per_op);
-  EXPECT_NEAR(fit->model.ns_per_op_per_doubling, kModel.ns_per_op_per_doubling, 1e-3);
+  EXPECT_NEAR(fit->model.ns_per_op_per_running_call, kModel.ns_per_op_per_running_call, 1e-5);
   EXPECT_LT(fit->max_abs_log, 1e-6);
   ASSERT_EQ(fit->residuals.size(), 12u);
 }
@@ -127,7 +123,7 @@ TEST(LockCostFit, KeepsEveryConstantNonNegative) {
   no_move.move_s = 0;
   no_move.cold_ns_per_op = 0;
   no_move.idle_s = 0;
-  no_move.ns_per_op_per_doubling = 0;
+  no_move.ns_per_op_per_running_call = 0;
   auto fit = fit_lock_cost(synthetic_runs(no_move, 0.1, 3), kModel);
   ASSERT_TRUE(fit.ok());
   EXPECT_GE(fit->model.section_s, 0);
@@ -135,7 +131,7 @@ TEST(LockCostFit, KeepsEveryConstantNonNegative) {
   EXPECT_GE(fit->model.idle_s, 0);
   EXPECT_GE(fit->model.cold_ns_per_op, 0);
   EXPECT_GE(fit->model.ns_per_op, 0);
-  EXPECT_GE(fit->model.ns_per_op_per_doubling, 0);
+  EXPECT_GE(fit->model.ns_per_op_per_running_call, 0);
   EXPECT_EQ(fit->model.l1d_bytes, kModel.l1d_bytes);  // the cache sizes are the tallies', kept
 }
 

@@ -100,13 +100,16 @@ TEST(Calibration, TheRecordStatesEachStudysOwnTimeAWindow) {
   const fs::path file =
       fs::temp_directory_path() / ("calibration_own_time_" + std::to_string(::getpid()) + ".toml");
   CalibrationFit fit;
-  fit.windows = windows_description(5, 180, {"18:33 UTC", "18:38 UTC", "18:44 UTC", "18:49 UTC", "18:54 UTC"});
-  std::ofstream(file) << calibration_toml(fit, "x", "ran today on a host: perflab calibrate --windows 5 (wall time 1392 s)");
+  fit.windows =
+      windows_description(5, 180, {"18:33 UTC", "18:38 UTC", "18:44 UTC", "18:49 UTC", "18:54 UTC"});
+  std::ofstream(file) << calibration_toml(
+      fit, "x", "ran today on a host: perflab calibrate --windows 5 (wall time 1392 s)");
   auto before = stated_calibration_run(file);
   ASSERT_TRUE(before.has_value());
   EXPECT_DOUBLE_EQ(before->seconds_a_window(), (1392.0 - 4 * 180) / 5);  // every study's runs of a window
   std::ofstream(file) << calibration_toml(
-      fit, "x", "ran today on a host: perflab calibrate --windows 5 (wall time 1392 s; x's runs 98 s a window)");
+      fit, "x",
+      "ran today on a host: perflab calibrate --windows 5 (wall time 1392 s; x's runs 98 s a window)");
   auto now = stated_calibration_run(file);
   ASSERT_TRUE(now.has_value());
   EXPECT_DOUBLE_EQ(now->seconds_a_window(), 98.0);
