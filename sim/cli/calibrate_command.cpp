@@ -266,15 +266,13 @@ Result<std::vector<CalibratedConstant>> calibrate_in_this_window(const std::stri
     status = kExitBadInput;
     return planned.status();
   }
-  const auto start = std::chrono::steady_clock::now();
   auto runs = run_window(*planned, "in this validation's window", status);
   if (!runs) return Status::Error("the calibration's runs of " + study + " could not be made");
   std::vector<WindowRuns> made;
   made.push_back(std::move(runs).value());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<CalibratedConstant> constants;
   const fs::path toml = out.empty() ? fs::path() : out / (planned->scenario.name + ".calibration.toml");
-  status = fit_and_write(*planned, made, "", seconds, toml, &constants);
+  status = fit_and_write(*planned, made, "", made.front().seconds, toml, &constants);
   if (status != 0) return Status::Error("the calibration of " + study + " in this window failed");
   return constants;
 }
