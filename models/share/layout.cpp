@@ -290,11 +290,22 @@ std::string EncodedFile::block(int shnum, uint64_t segnum) const {
 }
 
 void EncodedFile::append_block(int shnum, uint64_t segnum, std::string& out) const {
-  // The servers of one segment read it once between them: the k systematic blocks are its slices (zeros
-  // past the end of the file), the others encoded from it.
-  load_segment(segnum);
-  const size_t block_size = cached_segment_.size() / static_cast<size_t>(cap.needed_shares);
+  const bool tail = segnum + 1 == sizes.num_segments;
+  const uint64_t padded = tail ? sizes.tail_segment_padded : sizes.segment_size;
+  const uint64_t block_size = padded / static_cast<uint64_t>(cap.needed_shares);
   const size_t filled = out.size();
+  if (shnum < cap.needed_shares) {
+    // A systematic block is a slice of its segment (zeros past the end of the file), read on its own: a
+    // storage server reads only its block, so a server process does not read the whole segment for it.
+    const uint64_t start = segnum * sizes.segment_size + static_cast<uint64_t>(shnum) * block_size;
+    const uint64_t present = start < cap.size ? std::min(block_size, cap.size - start) : 0;
+    out.resize(filled + block_size, '\0');
+    if (present > 0) content->read(start, present, out.data() + filled);
+    return;
+  }
+  // A parity block is encoded from the whole segment, which the servers of one segment read once between
+  // them (in one process).
+  load_segment(segnum);
   out.resize(filled + block_size);
   ErasureCode(cap.needed_shares, cap.total_shares)
       .encode_block(cached_segment_.data(), cached_segment_.size(), shnum, out.data() + filled);

@@ -123,6 +123,48 @@ TEST(StreamedShares, EqualTheSharesOfTheFullEncoding) {
 
 // The whole file's hash handed to the uploader (the share study's points that differ in k, n or segment
 // size share one) gives the shares it would have computed itself.
+// The bytes a content source was asked for, counted.
+class CountingContent : public ContentSource {
+ public:
+  explicit CountingContent(std::shared_ptr<const ContentSource> inner) : inner_(std::move(inner)) {}
+  uint64_t size() const override { return inner_->size(); }
+  void read(uint64_t offset, uint64_t length, char* out) const override {
+    bytes_read += length;
+    inner_->read(offset, length, out);
+  }
+  using ContentSource::read;
+  mutable uint64_t bytes_read = 0;
+
+ private:
+  std::shared_ptr<const ContentSource> inner_;
+};
+
+// A storage server reads its own block, not its segment: a systematic block (share < k) costs the content
+// its block's bytes (fewer in the tail, past the end of the file), a parity block the whole segment, read
+// once for the parity blocks of that segment.
+TEST(StreamedShares, ASystematicBlockReadsOnlyItsOwnBytes) {
+  const uint64_t size = 300 * 1024 + 5;
+  auto counting = std::make_shared<CountingContent>(std::make_shared<SeededContent>(size, 7));
+  auto encoded = encode_file(counting, 3, 10, 128 * 1024);
+  ASSERT_TRUE(encoded.ok()) << encoded.status().message();
+  const EncodedFile& file = *encoded;
+  const uint64_t block = file.sizes.block_size;
+  auto read_block = [&](int shnum, uint64_t segnum) {
+    counting->bytes_read = 0;
+    const std::string bytes = file.block(shnum, segnum);
+    return counting->bytes_read;
+  };
+  EXPECT_EQ(read_block(0, 0), block);
+  EXPECT_EQ(read_block(2, 1), block);
+  EXPECT_EQ(read_block(3, 1), file.sizes.segment_size);  // a parity block: the whole segment, once
+  EXPECT_EQ(read_block(4, 1), 0u);                       // the same segment's next parity block
+  const uint64_t tail = file.sizes.num_segments - 1;
+  const uint64_t tail_start = tail * file.sizes.segment_size;
+  const uint64_t tail_block = file.sizes.tail_segment_padded / 3;
+  EXPECT_EQ(read_block(0, tail), std::min(tail_block, size - tail_start));
+  EXPECT_EQ(read_block(2, tail), size - tail_start - 2 * tail_block);  // cut short by the end of the file
+}
+
 TEST(StreamedShares, AGivenCrypttextHashGivesTheSameShares) {
   auto content = std::make_shared<SeededContent>(300 * 1024 + 5, 1);
   auto hashed = encode_file(content, 3, 10, 128 * 1024);
