@@ -37,7 +37,7 @@ std::string encode_calls(const std::vector<WireCall>& calls);
 Result<std::vector<WireCall>> decode_calls(const std::string& payload);
 
 // The answers to `calls`: per call its data, one string per span, which `append_data(span, out)` appends to
-// the message itself (a server's block is copied once, from the segment it is cut from, into the message).
+// the message itself (a server's block is read once, straight into the message).
 using AppendData = std::function<void(const share::Span& span, std::string& out)>;
 std::string encode_answers(const std::vector<WireCall>& calls, const AppendData& append_data);
 Result<std::vector<std::vector<std::string>>> decode_answers(const std::string& payload);

@@ -220,3 +220,20 @@ def test_windows_that_calibrate_in_their_own_window_count_together_whatever_thei
     [(grid, _, verdict)] = validation.repeated_verdicts(results / "d")
     assert grid == "full grid"
     assert verdict == "held in 1 of 2 quiet windows with the calibration fitted in each window"
+
+
+def test_windows_under_a_superseded_series_count_with_the_earlier_ones(tmp_path):
+    results = tmp_path / "results"
+    committed = "- calibration (sim only): cost = 1.6, measured by d/cal.toml in this validation's window\n"
+    for series, name in (("old", "0500"), ("new", "0900")):
+        folder = results / series / "d" / "validate-windows" / name
+        _window(folder, name, 560.0, "held", "0.3", cost="1.4")
+        report = folder / "d-validate.validate.md"
+        report.write_text(report.read_text().replace("measured by d/cal.toml", "measured by d/cal.toml in "
+                                                     "this validation's window (committed 1.5)"))
+    (results / "d").mkdir(parents=True)
+    (results / "d" / "d-validate.validate.md").write_text(committed + "\nVerdict: held\n")
+    (results / "old" / "d" / "SUPERSEDED").write_text("the servers read whole segments\n")
+    [(_, _, verdict)] = validation.repeated_verdicts(results / "d")
+    assert verdict == ("held in 1 of 1 quiet windows with the calibration fitted in each window, "
+                       "1 of 1 at earlier calibrations or engines")

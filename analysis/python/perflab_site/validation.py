@@ -294,14 +294,21 @@ def windows_verdict(folders, committed: tuple = None) -> str:
     held = lambda ws: sum(all(r.held for r in runs_in(w)) for w in ws)  # noqa: E731
     if committed is None:
         return f"held in {held(windows)} of {len(windows)} quiet windows"
-    now = [w for w in windows if calibration_of(w) == committed]
+    now = [w for w in windows if calibration_of(w) == committed and not superseded(w)]
     before = [w for w in windows if w not in now]
+    earlier = "earlier calibrations or engines" if any(map(superseded, before)) else "earlier calibrations"
     if not now:
-        return f"held in {held(before)} of {len(before)} quiet windows at earlier calibrations"
+        return f"held in {held(before)} of {len(before)} quiet windows at {earlier}"
     at = ("with the calibration fitted in each window" if any("fitted in the window" in c for c in committed)
           else "at the committed calibration")
     text = f"held in {held(now)} of {len(now)} quiet windows {at}"
-    return text + (f", {held(before)} of {len(before)} at earlier calibrations" if before else "")
+    return text + (f", {held(before)} of {len(before)} at {earlier}" if before else "")
+
+
+def superseded(window: Path) -> bool:
+    """Whether a window ran a real or sim engine changed since: its series folder (up to results/SERIES/) holds a SUPERSEDED file
+    (saying what changed), so it counts with the earlier calibrations whatever constants it ran at."""
+    return any((folder / "SUPERSEDED").is_file() for folder in list(window.parents)[:3])
 
 
 # Where a study's validation repeated in quiet windows is committed, by the grid it ran: results/<study>/FOLDER
