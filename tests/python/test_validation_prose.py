@@ -172,17 +172,33 @@ def test_a_ratio_the_reports_do_not_judge_is_read_from_their_points(tmp_path):
     (tmp_path / "s-validate.validate.md").write_text("Verdict: held\n")
     (tmp_path / "s-validate.validate.csv").write_text(
         "case,k,n,segment_size,loop,metric,sim,real_median,real_low,real_high,log_error\n"
-        "3-of-10,3,10,32,coalesced,duration_s,1.0,1.1,1,1,0\n"
-        "30-of-40,30,40,32,coalesced,duration_s,1.5,1.32,1,1,0\n"
+        "3-of-10,3,10,32,coalesced,duration_s,1.0,1.1,1.0,1.2,0\n"
+        "30-of-40,30,40,32,coalesced,duration_s,1.5,1.32,1.2,1.44,0\n"
         "3-of-10,3,10,128,coalesced,duration_s,2.0,2.0,1,1,0\n"
         "30-of-40,30,40,128,coalesced,duration_s,2.2,2.4,1,1,0\n"
         "30-of-40,30,40,128,eager,duration_s,9.0,9.0,1,1,0\n")
     text = validation.pair_ratios([tmp_path / "s-validate.validate.md"], "case=30-of-40", "case=3-of-10",
                                   "loop=coalesced", "duration_s")
     # k and n follow from the case and do not split the pairs; the eager row is not selected
-    assert "| `s-validate` | segment_size=32 | 1.500 | 1.200 | 0.800 |" in text
-    assert "| `s-validate` | segment_size=128 | 1.100 | 1.200 | 1.091 |" in text
+    # the interval: 30-of-40's low over 3-of-10's high, its high over 3-of-10's low
+    assert "| `s-validate` | segment_size=32 | 1.500 | 1.200 | [1.000, 1.440] | 0.800 |" in text
+    assert "| `s-validate` | segment_size=128 | 1.100 | 1.200 | [1.000, 1.000] | 1.091 |" in text
     assert text.count("\n") == 4
+
+
+def test_the_page_lists_every_ratio_a_report_judged_once(tmp_path):
+    report = tmp_path / "d-validate.validate.md"
+    report.write_text(
+        "| criterion (throughput_rps) | where | value | bound | verdict | detail |\n|---|---|---:|---:|---|---|\n"
+        "| ratio strategy=counter / strategy=scan: abs(real/sim - 1) | max_requests=64 | 0.01 | <= 0.05 | held | |\n"
+        "| ratio strategy=counter / strategy=scan: abs(real/sim - 1) | max_requests=640 | 0.2 | <= 0.05 | "
+        "**failed** | |\n| rank order: Kendall tau-b | 3 of 3 pairs testable | 1.0 | >= 0.95 | held | |\n\n"
+        "Verdict: **failed**\n")
+    (tmp_path / "d-validate.validate.csv").write_text(
+        "strategy,max_requests,metric,sim,real_median,real_low,real_high,log_error\n"
+        "scan,64,throughput_rps,1,1,1,1,0\n")
+    assert validation.judged_pairs(validation.read_run(report)) == [
+        ("strategy=counter", "strategy=scan", "throughput_rps")]
 
 
 def test_a_window_holds_when_every_report_in_it_held(tmp_path):

@@ -348,6 +348,13 @@ class StudySite:
                        f"{escape(file)}</a></figcaption></figure></div>")
         report = path.with_name(name + ".validate.md")
         if report.exists():
+            pairs = validation.judged_pairs(validation.read_run(report))
+            if pairs:
+                out.append("<p>The ratios this report judges, per group: the sim's, the real medians', and the "
+                           "range the two points' real 95% intervals allow.</p>")
+            for top, bottom, metric in pairs:
+                out.append(f"<h3>{escape(top)} ÷ {escape(bottom)} ({escape(metric)})</h3>")
+                out.append(md(validation.pair_ratios([report], top, bottom, "", metric)))
             out.append(f"<div class=\"report\">{md(report.read_text())}</div>")
         out.append(f"<p class=\"note\"><a href=\"{escape(self.study)}/{escape(path.name)}\">every point (CSV)</a>"
                    " · regenerate with <code>perflab validate " + escape(self.study) + " --out results/" +

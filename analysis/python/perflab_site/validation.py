@@ -247,14 +247,17 @@ def _selected(frame, selector: str):
 
 
 def pair_ratios(reports: list, numerator: str, denominator: str, where: str, metric: str) -> str:
-    """A ratio the reports do not judge, read from their per-point tables: `metric` at the `numerator`
-    point over the `denominator` point that agrees with it on every other varying column, both selectors
-    COLUMN=VALUE, among the rows `where` selects; the sim's ratio beside the real medians' ratio, per
-    report and group."""
-    lines = ["| run | group | sim | real median | real / sim |", "|---|---|---:|---:|---:|"]
+    """A ratio read from the reports' per-point tables: `metric` at the `numerator` point over the
+    `denominator` point that agrees with it on every other varying column, both selectors COLUMN=VALUE,
+    among the rows `where` selects (every row when empty); the sim's ratio beside the real medians' ratio
+    and the range the two points' real 95% intervals allow (low over high to high over low), per report and
+    group."""
+    lines = ["| run | group | sim | real median | real, from the 95% intervals | real / sim |",
+             "|---|---|---:|---:|---:|---:|"]
     for report in reports:
         frame = pd.read_csv(report.with_name(report.name[: -len(".md")] + ".csv"))
-        frame = _selected(frame[frame["metric"] == metric], where)
+        frame = frame[frame["metric"] == metric]
+        frame = _selected(frame, where) if where else frame
         keys = [c for c in point_columns(frame) if c != numerator.split("=", 1)[0]]
         top, bottom = _selected(frame, numerator), _selected(frame, denominator)
         for _, row in top.iterrows():
@@ -263,11 +266,25 @@ def pair_ratios(reports: list, numerator: str, denominator: str, where: str, met
                 match = match[match[k] == row[k]]
             if len(match) != 1:
                 continue
-            sim, real = row["sim"] / match["sim"].iloc[0], row["real_median"] / match["real_median"].iloc[0]
-            group = ", ".join(f"{k}={row[k]}" for k in keys)
+            under = match.iloc[0]
+            sim, real = row["sim"] / under["sim"], row["real_median"] / under["real_median"]
+            low, high = row["real_low"] / under["real_high"], row["real_high"] / under["real_low"]
+            group = ", ".join(f"{k}={row[k]}" for k in keys) or "every point"
             lines.append(f"| `{report.name[: -len('.validate.md')]}` | {group} | {sim:.3f} | {real:.3f} | "
-                         f"{real / sim:.3f} |")
+                         f"[{low:.3f}, {high:.3f}] | {real / sim:.3f} |")
     return "\n".join(lines) + "\n"
+
+
+RATIO_CRITERION = re.compile(r"^ratio (?P<top>\S+=\S+) / (?P<bottom>\S+=\S+):")
+
+
+def judged_pairs(run: Run) -> list:
+    """The (numerator, denominator, metric) of every ratio a run judged, in the report's order, once each."""
+    out = []
+    for c in run.criteria:
+        if (m := RATIO_CRITERION.match(c.name)) and (m["top"], m["bottom"], c.metric) not in out:
+            out.append((m["top"], m["bottom"], c.metric))
+    return out
 
 
 CALIBRATION_LINE = re.compile(r"^- calibration \(.*?\): ((.+?) = .+?), measured by [^ ]+( in this validation's window)?", re.M)
