@@ -160,7 +160,7 @@ Result<Offsets> parse_offsets(const std::string& header) {
   return o;
 }
 
-Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
+Result<EncodedFile> encode_file(const std::shared_ptr<const ContentSource>& content, int k, int n,
                                 uint64_t max_segment_size, std::optional<std::string> crypttext_hash) {
   const uint64_t size = content->size();
   Status ok = check_encoding(size, k, n, max_segment_size);
@@ -372,6 +372,7 @@ std::string EncodedFile::share(int shnum) const {
 
 std::vector<std::string> EncodedFile::shares() const {
   std::vector<std::string> all;
+  all.reserve(static_cast<size_t>(cap.total_shares));
   for (int sh = 0; sh < cap.total_shares; ++sh) all.push_back(share(sh));
   return all;
 }

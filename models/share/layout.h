@@ -114,7 +114,7 @@ struct EncodedFile {
 // The upload in one streaming pass over the content: per segment, its hash, its n blocks and their hashes;
 // only the hashes are kept. `crypttext_hash`: the whole file's tagged hash, if the caller has it already
 // (it depends on the bytes alone, not on k, n or the segment size); else hashed in the same pass.
-Result<EncodedFile> encode_file(std::shared_ptr<const ContentSource> content, int k, int n,
+Result<EncodedFile> encode_file(const std::shared_ptr<const ContentSource>& content, int k, int n,
                                 uint64_t max_segment_size, std::optional<std::string> crypttext_hash = {});
 Result<EncodedFile> encode_file(std::string contents, int k, int n, uint64_t max_segment_size);
 // Deterministic pseudo-random contents of `size` bytes (SeededContent's bytes, held).
