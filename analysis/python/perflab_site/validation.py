@@ -323,8 +323,9 @@ def windows_verdict(folders, committed: tuple = None) -> str:
 
 
 def superseded(window: Path) -> bool:
-    """Whether a window ran a real or sim engine changed since: its series folder (up to results/SERIES/) holds a SUPERSEDED file
-    (saying what changed), so it counts with the earlier calibrations whatever constants it ran at."""
+    """Whether a window ran a real or sim engine changed since: its series folder (up to results/SERIES/)
+    holds a SUPERSEDED file (saying what changed), so it counts with the earlier calibrations whatever
+    constants it ran at."""
     return any((folder / "SUPERSEDED").is_file() for folder in list(window.parents)[:3])
 
 
