@@ -9,7 +9,8 @@ the real monitor's section trace and the sim's timeline of the same point and se
 
 The real trace may be gzipped (results/dispatcher/section-traces/ keeps the runs NOTES quotes that way).
 
-Prints, per engine: sections and elements per kind; elements by tenth of the run; the expensive promotions
+Prints, per engine: sections and elements per kind, and how long each kind held the lock (in all, the median
+section, the part in holds over 10 us); elements by tenth of the run; the expensive promotions
 (more than 1,000 elements) in the first tenth, the middle six and the last three, with the running and
 ready calls they met; and how many promotions ran right after another thread's section.
 """
@@ -21,6 +22,7 @@ import sys
 from dataclasses import dataclass
 
 EXPENSIVE = 1000  # elements: a promotion that walked the lists, not one that stopped at once
+LONG_HOLD_S = 10e-6  # a hold this long is a stall: the short sections' work is a few us at most
 PHASES = ((0.0, 0.1, "first tenth"), (0.1, 0.7, "middle six tenths"), (0.7, 1.0, "last three tenths"))
 
 
@@ -88,6 +90,19 @@ def summary(sections: list) -> list:
     return lines
 
 
+def holds(sections: list) -> list:
+    """Per kind, how long its sections held the lock: in all, the median section, and the part of the total
+    held by sections over LONG_HOLD_S (a holder descheduled or stalled, not its work)."""
+    lines = []
+    for kind in sorted({s.kind for s in sections}):
+        held = [s.hold_s for s in sections if s.kind == kind]
+        total = sum(held)
+        long = sum(h for h in held if h > LONG_HOLD_S)
+        lines.append(f"  {kind} held: {total * 1e3:.3f} ms in all, median {statistics.median(held) * 1e6:.2f} us, "
+                     f"{long / total if total else 0:.0%} of it in sections over {LONG_HOLD_S * 1e6:.0f} us")
+    return lines
+
+
 def main(argv: list) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -99,7 +114,7 @@ def main(argv: list) -> int:
         return 2
     for name, sections in engines:
         print(f"{name}: {len(sections)} sections over {sections[-1].start_s:.2f} s")
-        print("\n".join(summary(sections)))
+        print("\n".join(summary(sections) + holds(sections)))
     return 0
 
 

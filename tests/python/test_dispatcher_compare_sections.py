@@ -58,3 +58,11 @@ def test_a_timeline_without_sections_is_a_clear_error(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 2
     assert "no locked section in the timeline" in run.stderr
+
+
+def test_each_kind_says_how_long_it_held_and_how_much_of_that_was_stalls(tmp_path):
+    text = HEADER + "".join(f"{i},enqueue,2,0,0,a,0,{i * 100_000},{i * 100_000},{i * 100_000 + held}\n"
+                            for i, held in enumerate((1_000, 2_000, 3_000, 44_000)))  # ns
+    (tmp_path / "real.csv").write_text(text)
+    [line] = compare_sections.holds(compare_sections.real_sections(str(tmp_path / "real.csv")))
+    assert line == "  enqueue held: 0.050 ms in all, median 2.50 us, 88% of it in sections over 10 us"
