@@ -11,8 +11,8 @@
 namespace perflab::dispatcher_study {
 namespace {
 
-constexpr int kConstants =
-    6;  // section_s, move_s, idle_s, cold_ns_per_op, ns_per_op, ns_per_op_per_running_call
+// section_s, move_s, idle_s, cold_ns_per_op, ns_per_op, ns_per_op_per_running_call
+constexpr int kConstants = 6;
 using Vector = Eigen::Matrix<double, kConstants, 1>;
 
 // One observation's row: what each constant multiplies in its total hold (seconds per unit).
