@@ -73,6 +73,11 @@ std::string calibration_toml(const CalibrationFit& fit, const std::string& scena
         "verdict = \"{}\"\n",
         quoted(rederivation->committed), rederivation->mean, rederivation->max, rederivation->own_max,
         rederivation->rederived() ? "re-derived" : "not re-derived");
+    if (rederivation->own_next) {
+      out += fmt::format(
+          "# own_max_abs_ln is one run's, standing alone (lone_worst): the next worst was {:.4f}\n",
+          *rederivation->own_next);
+    }
   }
   return out;
 }
@@ -159,8 +164,36 @@ std::string calibration_text(const CalibrationFit& fit,
     out += table.str();
     out += fmt::format("residuals over {} points: mean |ln| {:.4f}, max {:.4f}\n", fit.residuals.size(),
                        total / static_cast<double>(fit.residuals.size()), worst);
+    std::vector<double> errors;
+    for (const auto& r : fit.residuals) errors.push_back(r.log_error());
+    if (auto lone = lone_worst(errors)) {
+      const auto at = std::find_if(fit.residuals.begin(), fit.residuals.end(),
+                                   [&](const auto& r) { return std::abs(r.log_error()) == lone->first; });
+      out += fmt::format(
+          "one point stands alone: {} at |ln| {:.4f}, the next worst {:.4f}; a later calibrate re-derives "
+          "against the worst, which nearly any constants meet: see what stalled that run, or calibrate "
+          "again\n",
+          at->point, lone->first, lone->second);
+    }
   }
   return out;
+}
+
+std::optional<std::pair<double, double>> lone_worst(const std::vector<double>& log_errors) {
+  constexpr double kFarFromItsFit = 0.6931471805599453;  // ln 2
+  constexpr double kTimesTheNext = 3;
+  double worst = 0, next = 0;
+  for (double e : log_errors) {
+    const double a = std::abs(e);
+    if (a > worst) {
+      next = worst;
+      worst = a;
+    } else {
+      next = std::max(next, a);
+    }
+  }
+  if (log_errors.size() < 2 || worst <= kFarFromItsFit || worst < kTimesTheNext * next) return std::nullopt;
+  return std::make_pair(worst, next);
 }
 
 Result<std::vector<double>> read_calibration_residuals(const fs::path& csv) {
@@ -183,20 +216,23 @@ Result<std::vector<double>> read_calibration_residuals(const fs::path& csv) {
 std::optional<Rederivation> rederive(const std::vector<CalibrationResidual>& committed_here,
                                      const std::vector<double>& committed_own, const std::string& committed) {
   if (committed_here.empty()) return std::nullopt;
-  Rederivation out{committed};
+  Rederivation out;
+  out.committed = committed;
   for (const auto& r : committed_here) {
     out.mean += std::abs(r.log_error()) / static_cast<double>(committed_here.size());
     out.max = std::max(out.max, std::abs(r.log_error()));
   }
   for (double e : committed_own) out.own_max = std::max(out.own_max, std::abs(e));
+  if (auto lone = lone_worst(committed_own)) out.own_next = lone->second;
   return out;
 }
 
 std::string rederivation_text(const Rederivation& r) {
   return fmt::format(
       "the committed constants on these runs: mean |ln| {:.4f}, max {:.4f}, against their own fit's max "
-      "{:.4f}: {}\n",
+      "{:.4f}{}: {}\n",
       r.mean, r.max, r.own_max,
+      r.own_next ? fmt::format(" (one run's, standing alone: the next worst was {:.4f})", *r.own_next) : "",
       r.rederived() ? "re-derived (within its residual)" : "**not re-derived** (beyond its residual)");
 }
 

@@ -34,8 +34,14 @@ struct Rederivation {
   std::string committed;     // the committed .calibration.toml scored
   double mean = 0, max = 0;  // |ln(measured / fitted)| of the committed constants on these runs
   double own_max = 0;        // their worst on the runs they were fitted on (the committed .calibration.csv)
+  std::optional<double> own_next;  // the next worst there, when own_max stands alone (lone_worst)
   bool rederived() const { return max <= own_max; }
 };
+// A fit's worst residual when it stands alone: beyond ln 2 (a run twice or half its fit) and at least three
+// times the next worst, as one stalled run's is. Re-derivation is judged against the worst, which such a
+// run puts out of reach of nearly any constants: calibrate says so when it prints the fit, and when it
+// scores a committed fit that had one. Returns {worst, next worst} of |ln|.
+std::optional<std::pair<double, double>> lone_worst(const std::vector<double>& log_errors);
 // `committed_here`: the committed constants' residuals on this run's points; `committed_own`: theirs on
 // their own runs. nullopt when there is no point here to score.
 std::optional<Rederivation> rederive(const std::vector<CalibrationResidual>& committed_here,

@@ -177,6 +177,38 @@ TEST(Calibration, ReDerivedWhenTheCommittedConstantsFitNewRunsWithinTheirOwnResi
   EXPECT_EQ(read->size(), 1u);
 }
 
+// One run far from its fit while every other is close (a stall) would set the bound every later re-derivation
+// is judged against: the printout names it, and a re-derivation against such a fit says so.
+TEST(Calibration, AWorstResidualStandingAloneIsNamed) {
+  EXPECT_FALSE(lone_worst({0.1, -0.2, 0.5}).has_value());  // far, but not alone: 0.5 < 3 x 0.2
+  EXPECT_FALSE(lone_worst({0.01, 0.6}).has_value());       // alone, but within ln 2 of its fit
+  EXPECT_FALSE(lone_worst({3.0}).has_value());             // nothing to stand apart from
+  const auto lone = lone_worst({0.39, -0.03, 3.27, 0.2});
+  ASSERT_TRUE(lone.has_value());
+  EXPECT_DOUBLE_EQ(lone->first, 3.27);
+  EXPECT_DOUBLE_EQ(lone->second, 0.39);
+
+  CalibrationFit fit;
+  fit.method = "m";
+  fit.constants = {{"c", 1, ""}};
+  fit.residuals = {{"a", 1.1, 1.0}, {"stalled", 26.0, 1.0}, {"b", 1.0, 1.2}};
+  const std::string text = calibration_text(fit, std::nullopt);
+  EXPECT_NE(text.find("one point stands alone: stalled at |ln| 3.2581, the next worst 0.1823"),
+            std::string::npos)
+      << text;
+  fit.residuals.erase(fit.residuals.begin() + 1);
+  EXPECT_EQ(calibration_text(fit, std::nullopt).find("stands alone"), std::string::npos);
+
+  const auto vacuous = rederive({{"a", 1.5, 1.0}}, {0.39, 3.27}, "results/x/x.calibration.toml");
+  ASSERT_TRUE(vacuous.has_value());
+  EXPECT_TRUE(vacuous->rederived());  // the rule is unchanged; the reader is told what it rests on
+  EXPECT_NE(rederivation_text(*vacuous).find("against their own fit's max 3.2700 (one run's, standing alone: "
+                                             "the next worst was 0.3900)"),
+            std::string::npos)
+      << rederivation_text(*vacuous);
+  EXPECT_NE(calibration_toml(fit, "x", "", vacuous).find("the next worst was 0.3900"), std::string::npos);
+}
+
 // A constant fitted at zero again, or away from a committed zero, has no percentage to print.
 TEST(Calibration, AConstantAtZeroSaysUnchangedOrMovedFromZero) {
   CalibrationFit fit;
