@@ -287,6 +287,8 @@ struct PlannedRun {
 StudyOutcome validate_run(const PlannedRun& run) {
   const ValidateSpec& spec = *run.scenario.validate;
   auto start = std::chrono::steady_clock::now();
+  double load_before[1] = {0};  // the machine's own load: the real passes' threads make the end's
+  getloadavg(load_before, 1);
   ValidationInput input;
   std::optional<Scenario> calibrated;  // same-run mode: the scenario the passes point to
   std::vector<RunTable> passes;
@@ -307,8 +309,9 @@ StudyOutcome validate_run(const PlannedRun& run) {
   std::string problem = failed_runs ? "some runs failed (see its notes)" : "";
   double load[1] = {0};
   getloadavg(load, 1);
-  input.notes.push_back(fmt::format("wall time {:.0f} s, load average at the end {:.2f} on {} cores",
-                                    seconds_since(start), load[0], std::thread::hardware_concurrency()));
+  input.notes.push_back(
+      fmt::format("wall time {:.0f} s, load average before {:.2f}, at the end {:.2f} on {} cores",
+                  seconds_since(start), load_before[0], load[0], std::thread::hardware_concurrency()));
   auto report = make_validation_report(std::move(input));
   if (!report.ok()) {
     std::fprintf(stderr, "perflab: %s\n", report.status().message().c_str());

@@ -99,11 +99,13 @@ def test_each_study_page_lists_its_runs_under_stated_conditions():
         assert report.parent.name in page
 
 
-def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str, cost: str = "1.5"):
+def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str, cost: str = "1.5",
+            before: str = ""):
     folder.mkdir(parents=True)
+    loads = f"before {before}, at the end {load}" if before else f"at the end {load}"  # reports before 12-05 4:00
     (folder / "d-validate.validate.md").write_text(
         f"### d-validate: sim against real\n\n- calibration (sim only): cost = {cost}, measured by d/cal.toml\n"
-        f"- wall time 56 s, load average at the end {load} on 2 cores\n\n"
+        f"- wall time 56 s, load average {loads} on 2 cores\n\n"
         "| criterion (throughput_rps) | where | value | bound | verdict | detail |\n"
         "|---|---|---:|---:|---|---|\n"
         f"| max abs ln(real/sim) | every point (2) | 0.2 | <= 0.1 | {verdict} |  |\n\n"
@@ -117,9 +119,10 @@ def _window(folder: Path, name: str, real_at_640: float, verdict: str, load: str
 
 def test_the_spread_between_windows_is_measured_against_the_max_bound(tmp_path):
     _window(tmp_path / "w1", "w1", 560.0, "held", "0.31")
-    _window(tmp_path / "w2", "w2", 640.0, "**failed**", "0.52")
+    _window(tmp_path / "w2", "w2", 640.0, "**failed**", "0.52", before="0.05")
     text = validation.window_spread(tmp_path)
-    assert "**d-validate**: 2 runs, one per window: `w1` (held, load 0.31 at the end), `w2` (failed" in text
+    assert ("**d-validate**: 2 runs, one per window: `w1` (held, load 0.31 at the end), "
+            "`w2` (failed, load 0.05 before, load 0.52 at the end)") in text
     # 640 / 560: ln 0.134, wider than 0.1; the point at 64 is one value twice (a column one value in every
     # row, as strategy here, does not name the point)
     assert "| throughput_rps | max_requests=640 | 560 – 640 | 0.134 | 0.1 | 480 | +0.154 … +0.288 |" in text

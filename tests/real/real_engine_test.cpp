@@ -4,6 +4,7 @@
 // are not compared here: that is what `perflab validate` measures.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -149,11 +150,17 @@ TEST(Validate, TheSummaryFileRecordsItsRun) {
   EXPECT_NE(summary.find("\n- ran 20"), std::string::npos) << summary;
   EXPECT_NE(summary.find(" at commit "), std::string::npos) << summary;
   EXPECT_NE(summary.find("validate share --quick"), std::string::npos) << summary;
+  // Each report states the machine's load before it began, not only at the end, which its own real runs make.
+  EXPECT_TRUE(std::regex_search(
+      r.out,
+      std::regex(R"(- wall time \d+ s, load average before [0-9.]+, at the end [0-9.]+ on \d+ cores)")))
+      << r.out;
 }
 
 // A scenarios folder (PERFLAB_SCENARIOS) whose share study is the shipped one but for the [validate]
 // criteria of each of its validation files (validate.toml and the validate-headline.toml it lists in
-// `also`, both of which `validate share` runs): each "KEY = VALUE" line of `criteria` replaces the line of that key.
+// `also`, both of which `validate share` runs): each "KEY = VALUE" line of `criteria` replaces the line of
+// that key.
 fs::path share_with_criteria(const TempDir& dir, const std::vector<std::string>& criteria) {
   const fs::path shipped = fs::path(PERFLAB_SCENARIOS) / "share";
   const fs::path study = dir / "scenarios" / "share";

@@ -115,7 +115,8 @@ def study_verdict(runs: list) -> str:
     return f"{verdict}, worst |ln(real/sim)| {worst:.3f}"
 
 
-WALL = re.compile(r"^- wall time [0-9.]+ s, load average at the end (?P<load>[0-9.]+)", re.M)
+WALL = re.compile(r"^- wall time [0-9.]+ s, load average (?:before (?P<before>[0-9.]+), )?"
+                  r"at the end (?P<load>[0-9.]+)", re.M)
 MAX_BOUND = re.compile(r"<= ([0-9.]+)")
 # The columns of a .validate.csv that are values, not the grid point's.
 VALUE_COLUMNS = ("metric", "sim", "real_median", "real_low", "real_high", "log_error")
@@ -164,7 +165,8 @@ def _scenario_spread(reports: list, metrics: tuple, bound_name: str) -> str:
 
     def window(run):
         wall = WALL.search(run.report.read_text())
-        load = f", load {wall['load']} at the end" if wall else ""
+        before = f"load {wall['before']} before, " if wall and wall["before"] else ""
+        load = f", {before}load {wall['load']} at the end" if wall else ""
         return f"`{run.report.parent.name}` ({'held' if run.held else 'failed'}{load})"
 
     lines = [f"**{runs[0].name}**: {len(runs)} runs, one per window: " + ", ".join(map(window, runs)) + ".", "",
