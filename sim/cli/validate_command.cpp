@@ -550,7 +550,7 @@ void print_stated_time(const std::vector<PlannedRun>& plan, bool quick, bool nar
     parts.push_back("plus " + study + "'s calibration in this window, before its first run" +
                     (seconds ? fmt::format(" (a window of the committed one took {:.0f} s)", *seconds) : ""));
   }
-  if (narrowed) parts.push_back("--set changes the grid, so this one may take more or less");
+  if (narrowed) parts.emplace_back("--set changes the grid, so this one may take more or less");
   std::fprintf(stderr, "validate: %zu run(s); %s\n", plan.size(), join(parts, "; ").c_str());
 }
 
