@@ -110,7 +110,8 @@ const Knobs<DispatcherOptions>& knobs() {
         .only(sim, real);
     k.choice("lock", &O::lock, kLockHandOffNames,
              "sim: who gets the released dispatcher lock: barging (a Java monitor: a running thread may take "
-             "it ahead of blocked ones) | fifo (the longest-blocked thread)")
+             "it ahead of blocked ones) | glibc (barging as the real engine's std::mutex: a blocked thread "
+             "that loses the race queues again behind the others) | fifo (the longest-blocked thread)")
         .only(sim);
     k.boolean(
          "sched_fifo", &O::sched_fifo,

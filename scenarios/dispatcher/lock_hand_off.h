@@ -6,9 +6,10 @@
 
 namespace perflab::dispatcher_study {
 
-enum class LockHandOff { kBarging, kFifo };
+enum class LockHandOff { kBarging, kFifo, kGlibc };
 
 inline const EnumNames<LockHandOff> kLockHandOffNames{
-    "lock hand-off policy", {{LockHandOff::kBarging, "barging"}, {LockHandOff::kFifo, "fifo"}}};
+    "lock hand-off policy",
+    {{LockHandOff::kBarging, "barging"}, {LockHandOff::kFifo, "fifo"}, {LockHandOff::kGlibc, "glibc"}}};
 
 }  // namespace perflab::dispatcher_study

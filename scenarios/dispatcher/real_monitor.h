@@ -5,8 +5,9 @@
 // (each its own monitor enter/exit, two per enqueue() and two per finished(), free in between), and what
 // the sim charges by the lock cost model is here the real time between timestamps taken around the lock.
 //
-// glibc's std::mutex hands off like a Java monitor (the sim's `lock = "barging"`): unlock frees it and
-// wakes one blocked thread, and a thread already running may take it first.
+// glibc's std::mutex barges like a Java monitor: unlock frees it and wakes one blocked thread, and a thread
+// already running may take it first; the woken thread, if it lost, blocks again behind every other waiter
+// (the sim's `lock = "glibc"`, which the validations' sims run).
 //
 // What it measures, as the sim does: a thread counts as blocked from a failed try_lock until it holds the
 // lock (an uncontended enter is not a wait); hold runs from acquired to the release in exit().

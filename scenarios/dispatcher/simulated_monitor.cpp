@@ -41,7 +41,14 @@ void SimulatedMonitor::enter() {
       held_ = true;
       break;
     }
-    blocked_queue_.push_front(&self);  // lost the race: block again, still first in line
+    // Lost the race: block again. A Java monitor keeps the thread where it was in line; glibc's lock
+    // calls futex_wait again (nptl/lowlevellock.c, __lll_lock_wait), and the kernel queues the thread
+    // behind every waiter already there.
+    if (hand_off_ == LockHandOff::kGlibc) {
+      blocked_queue_.push_back(&self);
+    } else {
+      blocked_queue_.push_front(&self);
+    }
   }
   --blocked_;
   wait_total_ += SimGridWorld::now() - asked;

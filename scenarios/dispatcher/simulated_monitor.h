@@ -14,6 +14,9 @@
 //            must be scheduled again before it can take it; a thread already running at that instant (the
 //            releaser going on to its next section, a caller arriving) takes it first, and the woken
 //            thread blocks again at the head of the queue. The wake-up itself costs no simulated time.
+//   glibc    barging as glibc's std::mutex does it, the real engine's lock (real_monitor.h): a woken thread
+//            that lost the race calls futex_wait again (nptl/lowlevellock.c, __lll_lock_wait) and the
+//            kernel queues it behind every thread already blocked, where a Java monitor keeps its place.
 //   fifo     ownership passes straight to the longest-blocked thread, so a releaser that wants the
 //            monitor again queues behind everyone already blocked (the s4u::Mutex the simulation used
 //            before, and java.util.concurrent's fair ReentrantLock).

@@ -177,7 +177,9 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
   };
   auto real = with(Engine::kReal, {});
   if (!real.ok()) return {fail_input(real.status().message()), {}};
-  auto sim = with(Engine::kSim, spec.calibration);
+  auto sim_settings = spec.calibration;  // then [validate] sim's
+  sim_settings.insert(sim_settings.end(), spec.sim.begin(), spec.sim.end());
+  auto sim = with(Engine::kSim, sim_settings);
   if (!sim.ok()) return {fail_input(sim.status().message()), {}};
   std::fprintf(stderr, "validate %s: %zu points x %d seeds, sim, then %d real passes\n", real->name.c_str(),
                real->grid.size(), real->seeds, spec.repetitions);
@@ -209,12 +211,18 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
       fmt::format("{} seeds per point, the same in both engines; real: median of {} spaced "
                   "repetitions, its 95% order-statistic interval",
                   real->seeds, spec.repetitions));
+  auto unquoted = [](const std::string& value) {
+    return value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
+               ? value.substr(1, value.size() - 2)
+               : value;
+  };
   for (const auto& [key, value] : spec.calibration) {
-    std::string shown = value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
-                            ? value.substr(1, value.size() - 2)
-                            : value;
-    input.notes.push_back("calibration (sim only): " + key.substr(key.find('.') + 1) + " = " + shown +
-                          measured_by(spec, key));
+    input.notes.push_back("calibration (sim only): " + key.substr(key.find('.') + 1) + " = " +
+                          unquoted(value) + measured_by(spec, key));
+  }
+  for (const auto& [key, value] : spec.sim) {
+    input.notes.push_back("sim side only: " + key.substr(key.find('.') + 1) + " = " + unquoted(value) +
+                          " ([validate] sim: the real engine runs the real thing, with no such setting)");
   }
   if (auto note = wake_ups->note(); !note.empty()) input.notes.push_back(note);
   if (auto note = failures(*sim_table, "sim"); !note.empty()) {

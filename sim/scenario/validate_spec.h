@@ -62,6 +62,10 @@ struct ValidateSpec {
   // STUDY` once, on the same points outside the grid), and the sim runs at those constants; the committed
   // file is still read and checked, and the report gives both (docs/validation.md, "In the window").
   bool calibrate_in_window = false;
+  // Settings of the sim side alone (KEY = VALUE as for --set) that are not calibrations: what the real
+  // engine has no knob for because it is the real thing (the dispatcher's lock hand-off: the real engine's
+  // lock is glibc's std::mutex, so its sim twin runs lock = "glibc").
+  std::vector<std::pair<std::string, std::string>> sim;
   // Further validation files of the study, beside this one (share's validate-headline.toml): `perflab
   // validate STUDY` runs them after this file. A held-out grid is not listed: it is run by its file name.
   std::vector<std::string> also;

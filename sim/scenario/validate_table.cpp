@@ -96,10 +96,11 @@ Result<ValidateSpec> parse_validate_table(
         spec.pairs.push_back({(*triple)[0], (*triple)[1], (*triple)[2]});
       }
       if (array == nullptr) return error_at(where_of(file, *value), "[validate] pairs must be a list");
-    } else if (key == "calibration") {
+    } else if (key == "calibration" || key == "sim") {
       const auto* table = value->as_table();
       if (table == nullptr)
-        return error_at(where_of(file, *value), "[validate] calibration must be a table PARAM = VALUE");
+        return error_at(where_of(file, *value), "[validate] " + key + " must be a table PARAM = VALUE");
+      auto& settings = key == "sim" ? spec.sim : spec.calibration;
       for (const auto& [param, v] : in_file_order(*table)) {
         if (study.find_param(param) == nullptr) return unknown_param(where_of(file, *v), param, study);
         std::ostringstream text;
@@ -108,7 +109,7 @@ Result<ValidateSpec> parse_validate_table(
         } else {
           v->visit([&text](const auto& x) { text << x; });
         }
-        spec.calibration.emplace_back("params." + param, text.str());
+        settings.emplace_back("params." + param, text.str());
       }
     } else if (key == "latencies") {
       auto latencies = strings(*value, key);
@@ -160,7 +161,7 @@ Result<ValidateSpec> parse_validate_table(
           "unknown key \"" + key +
               "\" in [validate], expected one of: metrics, repetitions, "
               "mean_abs_log, max_abs_log, ratio_tolerance, rank_tau, ratios, pairs, "
-              "latencies, repetitions_at, calibration, calibration_scenario, calibrate_in_window, also");
+              "latencies, repetitions_at, calibration, sim, calibration_scenario, calibrate_in_window, also");
     }
     if (!s.ok()) return s;
   }

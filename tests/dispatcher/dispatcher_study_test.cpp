@@ -146,6 +146,23 @@ TEST(ScenarioDispatcher, UnknownLockPolicyIsAnInputError) {
   EXPECT_NE(r.err.find("barging"), std::string::npos) << r.err;
 }
 
+// The validations' sim runs the real engine's lock (glibc's std::mutex), which the real engine cannot be
+// told to change: a [validate] sim setting, applied to the sim side alone, and the report says so.
+TEST(ScenarioDispatcher, TheValidationsSimHandsTheLockOverAsTheRealEnginesMutexDoes) {
+  for (const std::string file : {"validate.toml", "validate-heldout.toml"}) {
+    EXPECT_NE(read_file(kScenarios + file).find("sim = { lock = \"glibc\" }"), std::string::npos) << file;
+  }
+  TempDir dir;
+  auto r = run_perflab(
+      "validate dispatcher --quick --set params.calls=60 --set 'sweep.max_requests=[64]' "
+      "--set 'sweep.strategy=[\"indexed\"]' --out " +
+      (dir / "v").string());
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;  // the verdict is not what is tested here
+  EXPECT_NE(r.out.find("- sim side only: lock = glibc ([validate] sim: the real engine runs the real thing"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(ScenarioDispatcher, IncidentIsDeterministicAcrossJobs) {
   TempDir dir;
   const std::string args =

@@ -82,13 +82,23 @@ TEST(SimulatedMonitorDeathTest, AThreadThatLosesTheRaceStaysFirstInLine) {
               ::testing::ExitedWithCode(0), "order: A A A B C");
 }
 
+// The policies part where the thread that lost the race is woken again. A takes two sections, then B two,
+// while C waits. Barging: B lost to A's second section and is still first, so B's sections come before C's.
+// glibc: B went behind C when it lost, so C, woken at A's last release, is next, and B comes last.
+TEST(SimulatedMonitorDeathTest, UnderGlibcAThreadThatLosesTheRaceQueuesBehindTheOthers) {
+  const std::vector<Thread> threads = {{"A", 0, 2}, {"B", 0.1, 2}, {"C", 0.2, 1}};
+  EXPECT_EXIT(simulate(LockHandOff::kBarging, threads), ::testing::ExitedWithCode(0), "order: A A B B C;");
+  EXPECT_EXIT(simulate(LockHandOff::kGlibc, threads), ::testing::ExitedWithCode(0), "order: A A C B B;");
+}
+
 TEST(SimulatedMonitor, HandOffPolicyNames) {
   EXPECT_EQ(*kLockHandOffNames.parse("barging"), LockHandOff::kBarging);
   EXPECT_EQ(*kLockHandOffNames.parse("fifo"), LockHandOff::kFifo);
+  EXPECT_EQ(*kLockHandOffNames.parse("glibc"), LockHandOff::kGlibc);
   Result<LockHandOff> unknown = kLockHandOffNames.parse("fair");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message(),
-            "unknown lock hand-off policy \"fair\", expected one of: barging, fifo");
+            "unknown lock hand-off policy \"fair\", expected one of: barging, fifo, glibc");
 }
 
 }  // namespace
