@@ -4,11 +4,13 @@ the lock hold of the expensive promotions (more than 1,000 elements: the walks t
 divided by their elements, over the whole run and by the running calls the walk met, from real section traces
 (PERFLAB_DISPATCHER_SECTION_TRACE=DIR, one file per run; compare_sections.py has the command).
 
-    /usr/bin/python3 scenarios/dispatcher/element_cost.py [--csv] LABEL=TRACE ...
+    /usr/bin/python3 scenarios/dispatcher/element_cost.py [--csv] [--by-ready] LABEL=TRACE ...
 
 A LABEL names its run in the table (the time it started, say); a trace may be gzipped. Runs of the same point
 that cost differently per element at the same running calls show how far this machine's speed moves between
-them, which no constant of the lock cost model can follow.
+them, which no constant of the lock cost model can follow. --by-ready splits each run's row by the ready calls
+the walks met (a walk passes over the running list once per ready call): the first pass's cost, spread over
+fewer passes, shows as a dearer element where the ready list is short.
 """
 import sys
 
@@ -17,11 +19,20 @@ from compare_sections import EXPENSIVE, real_sections
 BIN = 100  # running calls per column
 
 
-def costs(sections: list) -> dict:
-    """ns per element over the expensive promotions ("all"), and per bin of running calls (its lower end)."""
+# Classes of the ready list a walk met, for --by-ready: (lowest ready calls, name).
+READY_CLASSES = ((0, "ready <100"), (100, "ready 100-299"), (300, "ready 300-999"), (1000, "ready 1000+"))
+
+
+def ready_class(ready: int) -> str:
+    return [name for low, name in READY_CLASSES if ready >= low][-1]
+
+
+def costs(sections: list, ready: str = "") -> dict:
+    """ns per element over the expensive promotions ("all"), and per bin of running calls (its lower end);
+    only those whose ready list is of class `ready`, when given."""
     sums = {}
     for s in sections:
-        if s.kind == "promote" and s.ops > EXPENSIVE:
+        if s.kind == "promote" and s.ops > EXPENSIVE and (not ready or ready_class(s.ready) == ready):
             for key in ("all", s.running // BIN * BIN):
                 hold, ops = sums.get(key, (0.0, 0))
                 sums[key] = (hold + s.hold_s, ops + s.ops)
@@ -40,8 +51,8 @@ def table(runs: list, csv: bool) -> list:
 
 
 def main(argv: list) -> int:
-    csv = "--csv" in argv
-    args = [a for a in argv if a != "--csv"]
+    csv, by_ready = "--csv" in argv, "--by-ready" in argv
+    args = [a for a in argv if a not in ("--csv", "--by-ready")]
     if not args or any("=" not in a for a in args):
         print(__doc__, file=sys.stderr)
         return 2
@@ -49,13 +60,19 @@ def main(argv: list) -> int:
     for arg in args:
         label, path = arg.split("=", 1)
         try:
-            runs.append((label, costs(real_sections(path))))
+            sections = real_sections(path)
         except (OSError, ValueError, KeyError) as error:
             print(f"element_cost: {error}", file=sys.stderr)
             return 2
-        if not runs[-1][1]:
+        if not costs(sections):
             print(f"element_cost: {path}: no promotion of more than {EXPENSIVE} elements", file=sys.stderr)
             return 2
+        if not by_ready:
+            runs.append((label, costs(sections)))
+            continue
+        for _, name in READY_CLASSES:
+            if by_class := costs(sections, name):
+                runs.append((f"{label}, {name}", by_class))
     print("\n".join(table(runs, csv)))
     return 0
 

@@ -15,10 +15,10 @@ HEADER = "i,section,ops,running,ready,thread,waited,asked_ns,acquired_ns,release
 
 
 def write_trace(path: Path, sections: list):
-    """sections: (kind, ops, running, hold_ns), one after another."""
+    """sections: (kind, ops, running, hold_ns[, ready]), one after another (5 ready calls if not given)."""
     rows, t = [], 1_000
-    for i, (kind, ops, running, hold_ns) in enumerate(sections):
-        rows.append(f"{i},{kind},{ops},{running},5,a,0,{t},{t},{t + hold_ns}\n")
+    for i, (kind, ops, running, hold_ns, *ready) in enumerate(sections):
+        rows.append(f"{i},{kind},{ops},{running},{ready[0] if ready else 5},a,0,{t},{t},{t + hold_ns}\n")
         t += hold_ns + 100
     path.write_text(HEADER + "".join(rows))
 
@@ -45,3 +45,12 @@ def test_a_trace_without_an_expensive_promotion_or_a_label_is_refused(tmp_path):
     assert run.returncode == 2 and "no promotion of more than 1000 elements" in run.stderr
     run = subprocess.run([sys.executable, SCRIPT, str(tmp_path / "a.csv")], capture_output=True, text=True)
     assert run.returncode == 2 and "LABEL=TRACE" in run.stderr
+
+
+def test_by_ready_splits_each_run_by_the_ready_calls_its_walks_met(tmp_path):
+    # At 500 running calls: 9 ns an element over 150 ready calls, 7 ns over 1,500
+    write_trace(tmp_path / "a.csv", [("promote", 75_000, 500, 675_000, 150),
+                                     ("promote", 750_000, 500, 5_250_000, 1_500)])
+    out = subprocess.run([sys.executable, SCRIPT, "--csv", "--by-ready", f"x={tmp_path / 'a.csv'}"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["run,all,500-599", "x, ready 100-299,9.00,9.00", "x, ready 1000+,7.00,7.00"]
