@@ -173,6 +173,13 @@ Result<ValidateSpec> parse_validate_table(
                                                   join(spec.latencies) + ")");
     }
   }
+  if (!spec.sim.empty() && !spec.pairs.empty()) {
+    const auto* entry = table.as_table()->get("sim");
+    return error_at(
+        where_of(file, *entry),
+        "[validate] sim sets the sim side of a sim-against-real validation; a same-run validation "
+        "(pairs) has none: its model replays each real run");
+  }
   if (spec.calibrate_in_window && spec.calibration_source.empty()) {
     const auto* entry = table.as_table()->get("calibrate_in_window");
     return error_at(where_of(file, *entry),

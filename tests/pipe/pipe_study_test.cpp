@@ -111,6 +111,20 @@ TEST(PipeStudy, ValidateSetsTheCommittedCalibrationOnTheSameRunReplay) {
   EXPECT_NE(r.out.find("| criterion (throughput) |"), std::string::npos) << r.out;
 }
 
+// A same-run validation has no sim side to set: a [validate] sim table there is refused, naming the line.
+TEST(PipeStudy, ASimSettingInASameRunValidationIsRefused) {
+  TempDir dir;
+  const fs::path file = dir / "same-run-with-sim.toml";
+  write_file(file,
+             "[scenario]\nname = \"x\"\nstudy = \"pipe\"\nengine = \"micro\"\n[params]\nrepo_mib = 1\n"
+             "[validate]\npairs = [[\"reads\", \"same_run_sim_reads\", \"same_run_reads\"]]\n"
+             "sim = { pump = \"nuprocess-epoll\" }\n");
+  auto r = run_perflab("validate " + file.string());
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(":9:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a same-run validation"), std::string::npos) << r.err;
+}
+
 TEST(PipeStudy, BadParametersAreRefusedBeforeAnythingRuns) {
   TempDir dir;
   write_file(dir / "epoll.toml",
