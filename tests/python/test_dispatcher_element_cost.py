@@ -54,3 +54,20 @@ def test_by_ready_splits_each_run_by_the_ready_calls_its_walks_met(tmp_path):
     out = subprocess.run([sys.executable, SCRIPT, "--csv", "--by-ready", f"x={tmp_path / 'a.csv'}"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     assert out == ["run,all,500-599", "x, ready 100-299,9.00,9.00", "x, ready 1000+,7.00,7.00"]
+
+
+def test_by_time_splits_each_run_by_the_half_second_its_walks_started_in(tmp_path):
+    # The same walk at 500 running calls: 10 ns an element at the start, 7 ns 0.6 s later
+    write_trace(tmp_path / "a.csv", [("promote", 60_000, 500, 600_000), ("promote", 2_000, 500, 599_000_000),
+                                     ("promote", 60_000, 500, 420_000)])
+    out = subprocess.run([sys.executable, SCRIPT, "--csv", "--by-time", f"x={tmp_path / 'a.csv'}"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "run,all,500-599"
+    assert out[1].startswith("x, 0.0-0.5 s,") and out[2] == "x, 0.5-1.0 s,7.00,7.00"
+
+
+def test_one_split_at_a_time(tmp_path):
+    write_trace(tmp_path / "a.csv", [("promote", 10_000, 150, 40_000)])
+    run = subprocess.run([sys.executable, SCRIPT, "--by-ready", "--by-time", f"x={tmp_path / 'a.csv'}"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
