@@ -82,12 +82,6 @@ std::string host() {
   return fmt::format("{}, {} cores, {}", cpu_model(), std::thread::hardware_concurrency(), kernel);
 }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::array<char, 32> text{};
-  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text.data();
-}
 
 Provenance make_provenance() {
   Provenance p;
@@ -106,6 +100,13 @@ Provenance make_provenance() {
 }
 
 }  // namespace
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text.data();
+}
 
 std::vector<std::pair<std::string, std::string>> Provenance::fields() const {
   return {{"commit", commit},     {"dirty", dirty ? "true" : "false"},

@@ -31,6 +31,9 @@ struct Provenance {
   std::string ran() const;
 };
 
+// Now, in UTC, as Provenance::date spells it.
+std::string utc_now();
+
 // Remembers the command line for Provenance::command (cli_main calls it first).
 void set_command_line(int argc, char** argv);
 

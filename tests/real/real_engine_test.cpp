@@ -150,10 +150,10 @@ TEST(Validate, TheSummaryFileRecordsItsRun) {
   EXPECT_NE(summary.find("\n- ran 20"), std::string::npos) << summary;
   EXPECT_NE(summary.find(" at commit "), std::string::npos) << summary;
   EXPECT_NE(summary.find("validate share --quick"), std::string::npos) << summary;
-  // Each report states the machine's load before it began, not only at the end, which its own real runs make.
-  EXPECT_TRUE(std::regex_search(
-      r.out,
-      std::regex(R"(- wall time \d+ s, load average before [0-9.]+, at the end [0-9.]+ on \d+ cores)")))
+  // Each report states the machine's load before it began, not only at the end, which its own real runs make,
+  // and when it started, so that a committed report can be told from an earlier run's.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(- wall time \d+ s, load average before [0-9.]+, at the end )"
+                                                  R"([0-9.]+ on \d+ cores; started 20\d\d-\d\d-\d\dT[0-9:]+Z)")))
       << r.out;
 }
 
