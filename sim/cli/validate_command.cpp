@@ -296,7 +296,7 @@ StudyOutcome validate_run(const PlannedRun& run) {
   const ValidateSpec& spec = *run.scenario.validate;
   auto start = std::chrono::steady_clock::now();
   const std::string started = utc_now();  // when, so a committed report can be told from an earlier one
-  double load_before[1] = {0};  // the machine's own load: the real passes' threads make the end's
+  double load_before[1] = {0};            // the machine's own load: the real passes' threads make the end's
   getloadavg(load_before, 1);
   ValidationInput input;
   std::optional<Scenario> calibrated;  // same-run mode: the scenario the passes point to
@@ -318,9 +318,9 @@ StudyOutcome validate_run(const PlannedRun& run) {
   std::string problem = failed_runs ? "some runs failed (see its notes)" : "";
   double load[1] = {0};
   getloadavg(load, 1);
-  input.notes.push_back(
-      fmt::format("wall time {:.0f} s, load average before {:.2f}, at the end {:.2f} on {} cores; started {}",
-                  seconds_since(start), load_before[0], load[0], std::thread::hardware_concurrency(), started));
+  input.notes.push_back(fmt::format(
+      "wall time {:.0f} s, load average before {:.2f}, at the end {:.2f} on {} cores; started {}",
+      seconds_since(start), load_before[0], load[0], std::thread::hardware_concurrency(), started));
   auto report = make_validation_report(std::move(input));
   if (!report.ok()) {
     std::fprintf(stderr, "perflab: %s\n", report.status().message().c_str());
