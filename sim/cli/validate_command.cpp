@@ -99,6 +99,14 @@ std::string realtime_note(const std::vector<RunTable>& passes) {
       realtime < runs ? "; the others ran at normal priority, open to the machine's load" : "");
 }
 
+// Said only when the environment changes how the real runs allocate (provenance.h, allocator_environment).
+std::string allocator_note() {
+  const std::string environment = current_provenance().allocator;
+  if (environment.empty()) return "";
+  return "allocator environment: " + environment +
+         " (not glibc's defaults: where the real runs' memory lies, and what walking it costs, can differ)";
+}
+
 struct StudyOutcome {
   StudyOutcome(int status, std::optional<ValidationReport> report = {}, std::string problem = {})
       : status(status), report(std::move(report)), problem(std::move(problem)) {}
@@ -306,7 +314,7 @@ StudyOutcome validate_run(const PlannedRun& run) {
                          ? sim_against_real(run.file, run.overrides, spec, input, passes, failed_runs)
                          : same_run(run.file, run.overrides, spec, input, passes, calibrated);
   if (ran.status != 0) return ran;
-  for (const auto& note : {oversleep_note(passes), realtime_note(passes)}) {
+  for (const auto& note : {oversleep_note(passes), realtime_note(passes), allocator_note()}) {
     if (!note.empty()) input.notes.push_back(note);
   }
   for (const auto& pass : passes) {

@@ -2,7 +2,9 @@
 #include "sim/gate/provenance.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>  // environ
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <ctime>
@@ -82,7 +84,6 @@ std::string host() {
   return fmt::format("{}, {} cores, {}", cpu_model(), std::thread::hardware_concurrency(), kernel);
 }
 
-
 Provenance make_provenance() {
   Provenance p;
   p.commit = git("rev-parse HEAD");
@@ -96,6 +97,7 @@ Provenance make_provenance() {
   p.perflab = sha256_of_file("/proc/self/exe");
   p.host = host();
   p.command = command_line();
+  p.allocator = allocator_environment();
   return p;
 }
 
@@ -108,16 +110,35 @@ std::string utc_now() {
   return text.data();
 }
 
+std::string allocator_environment() {
+  std::vector<std::string> settings;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string setting = *entry;
+    const bool glibc_malloc =
+        setting.rfind("MALLOC_", 0) == 0 ||
+        (setting.rfind("GLIBC_TUNABLES=", 0) == 0 && setting.find("glibc.malloc.") != std::string::npos);
+    if (glibc_malloc || setting.rfind("LD_PRELOAD=", 0) == 0) settings.push_back(setting);
+  }
+  std::sort(settings.begin(), settings.end());
+  std::string text;
+  for (const auto& setting : settings) text += (text.empty() ? "" : ", ") + setting;
+  return text;
+}
+
 std::vector<std::pair<std::string, std::string>> Provenance::fields() const {
-  return {{"commit", commit},     {"dirty", dirty ? "true" : "false"},
-          {"compiler", compiler}, {"simgrid", simgrid},
-          {"perflab", perflab},   {"host", host},
-          {"date", date},         {"command", command}};
+  std::vector<std::pair<std::string, std::string>> keys = {
+      {"commit", commit},     {"dirty", dirty ? "true" : "false"},
+      {"compiler", compiler}, {"simgrid", simgrid},
+      {"perflab", perflab},   {"host", host},
+      {"date", date},         {"command", command}};
+  if (!allocator.empty()) keys.emplace_back("allocator", allocator);
+  return keys;
 }
 
 std::string Provenance::ran() const {
   return "ran " + date + " on " + host + " at commit " + commit +
-         (dirty ? " (with uncommitted changes)" : "") + ", executable " + perflab;
+         (dirty ? " (with uncommitted changes)" : "") + ", executable " + perflab +
+         (allocator.empty() ? "" : ", allocator environment: " + allocator);
 }
 
 void set_command_line(int argc, char** argv) {

@@ -14,22 +14,29 @@
 namespace perflab {
 
 struct Provenance {
-  std::string commit;    // full sha of the source checkout's HEAD, or "unknown" outside a git checkout
-  bool dirty = false;    // tracked files changed since `commit` (results/ excluded: it is the output)
-  std::string compiler;  // "GNU 12.2.0 RelWithDebInfo"
-  std::string simgrid;   // "3.32.0"
-  std::string perflab;   // "sha256:<hex>" of the running executable
-  std::string host;      // "AMD EPYC 7B13, 2 cores, Linux 6.1.0-26-cloud-amd64"
-  std::string date;      // UTC, ISO 8601: "2026-12-01T21:30:00Z"
-  std::string command;   // the command line, shell-quoted
+  std::string commit;     // full sha of the source checkout's HEAD, or "unknown" outside a git checkout
+  bool dirty = false;     // tracked files changed since `commit` (results/ excluded: it is the output)
+  std::string compiler;   // "GNU 12.2.0 RelWithDebInfo"
+  std::string simgrid;    // "3.32.0"
+  std::string perflab;    // "sha256:<hex>" of the running executable
+  std::string host;       // "AMD EPYC 7B13, 2 cores, Linux 6.1.0-26-cloud-amd64"
+  std::string date;       // UTC, ISO 8601: "2026-12-01T21:30:00Z"
+  std::string command;    // the command line, shell-quoted
+  std::string allocator;  // allocator_environment(): empty at glibc's defaults, and then not in `.meta`
 
   // The provenance keys in `.meta` order.
   std::vector<std::pair<std::string, std::string>> fields() const;
   // One line for a report's record: "ran DATE on HOST at commit SHA[ (with uncommitted changes)], executable
-  // sha256:HEX". The commit is the checkout's the command ran in; the executable's hash says which program
-  // ran, should it be older than that checkout.
+  // sha256:HEX[, allocator environment: …]". The commit is the checkout's the command ran in; the
+  // executable's hash says which program ran, should it be older than that checkout.
   std::string ran() const;
 };
+
+// The environment that changes how this process allocates memory: glibc's MALLOC_* variables, GLIBC_TUNABLES
+// when it sets a glibc.malloc tunable, and LD_PRELOAD (another allocator), as "NAME=VALUE, …"; empty at
+// glibc's defaults. Where the real engine's memory lies sets what walking it costs: the dispatcher's lists
+// cost 35-45% less an element with MALLOC_ARENA_MAX=1 (results/dispatcher/malloc-arenas/).
+std::string allocator_environment();
 
 // Now, in UTC, as Provenance::date spells it.
 std::string utc_now();
