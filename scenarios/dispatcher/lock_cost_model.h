@@ -26,9 +26,9 @@
 //                element rises about linearly with the running list from ~2.5 ns under 100 calls to ~7 ns
 //                near 440, then stays there up to 700 (element_cost.py on real section traces,
 //                results/dispatcher/element-cost/). A fit, not the mechanism: what sets an element's cost
-//                is mostly where its node lies (glibc's per-thread arenas spread the list over pages; one
-//                arena costs 35-45% less an element, results/dispatcher/malloc-arenas/), which the model
-//                does not see; no calibration point reaches where the list would outgrow L2 (~9,400 calls)
+//                is mostly where its node lies (glibc's per-thread arenas spread the list over pages:
+//                results/dispatcher/malloc-arenas/), which the model does not see; no calibration point
+//                reaches where the list would outgrow L2 (~9,400 calls)
 //   working set  the running calls when the section took the lock x kBytesPerRunningCall: the list that
 //                every per-host count walks (scan's promotion walks it once per ready call)
 #pragma once

@@ -34,8 +34,8 @@ struct Provenance {
 
 // The environment that changes how this process allocates memory: glibc's MALLOC_* variables, GLIBC_TUNABLES
 // when it sets a glibc.malloc tunable, and LD_PRELOAD (another allocator), as "NAME=VALUE, …"; empty at
-// glibc's defaults. Where the real engine's memory lies sets what walking it costs: the dispatcher's lists
-// cost 35-45% less an element with MALLOC_ARENA_MAX=1 (results/dispatcher/malloc-arenas/).
+// glibc's defaults. Where the real engine's memory lies sets what walking it costs (the dispatcher's lists:
+// results/dispatcher/malloc-arenas/).
 std::string allocator_environment();
 
 // Now, in UTC, as Provenance::date spells it.

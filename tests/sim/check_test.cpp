@@ -659,8 +659,8 @@ TEST(Provenance, RecordLineNamesTheExecutable) {
       "sha256:5d68");
 }
 
-// An environment that changes how the process allocates is recorded (the dispatcher's real walks cost
-// 35-45% less an element with one malloc arena); glibc's defaults add nothing to a record.
+// An environment that changes how the process allocates is recorded (it changes what the dispatcher's real
+// walks cost); glibc's defaults add nothing to a record.
 TEST(Provenance, TheAllocatorEnvironmentIsRecordedWhenSet) {
   const auto unset_all = [] {  // whatever this test runs under: every MALLOC_* too
     std::vector<std::string> names = {"GLIBC_TUNABLES", "LD_PRELOAD"};
