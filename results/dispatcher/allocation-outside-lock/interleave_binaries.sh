@@ -15,12 +15,7 @@ for round in $(seq 1 "$rounds"); do
     "$perflab" run "$scenario" --set params.calls="$calls" --set "sweep.max_requests=[$max_requests]" \
       --set "sweep.strategy=[\"$strategy\"]" --out "$d/out" >"$d/log" 2>&1 ||
       { echo "run $binary-$round failed: $d/log" >&2; exit 1; }
-    /usr/bin/python3 -c "
-import csv, sys
-r = next(csv.DictReader(open(sys.argv[1])))
-hold, ops = float(r['lock_hold_total_s']), int(r['ops_under_lock'])
-print(f'{sys.argv[2]},{sys.argv[3]},{sys.argv[4]},{float(r[\"throughput_rps\"]):.1f},{hold:.5f},{ops},{hold / ops * 1e9:.2f}')" \
-      "$d/out/dispatcher-validate.csv" "$round" "$binary" "$started"
+    /usr/bin/python3 "$(dirname "$0")/../malloc-arenas/row.py" "$d/out/dispatcher-validate.csv" "$round" "$binary" "$started"
     sleep 20
   done
 done
