@@ -82,9 +82,10 @@ class BoundServer {
 const ClassNode& node_of(const DependencyGraph& graph, const std::string& name) {
   std::optional<DependencyGraph::Vertex> vertex = graph.find(name);
   if (!vertex)
-    throw py::value_error("class \"" + printable(name) + "\" is not in the dependency graph (not on the classpath of " +
-                          std::to_string(graph.class_count()) + " classes), expected a name such as \"" +
-                          (graph.class_count() > 0 ? graph.node(0).name : std::string("java/lang/Object")) + "\"");
+    throw py::value_error(
+        "class \"" + printable(name) + "\" is not in the dependency graph (not on the classpath of " +
+        std::to_string(graph.class_count()) + " classes), expected a name such as \"" +
+        (graph.class_count() > 0 ? graph.node(0).name : std::string("java/lang/Object")) + "\"");
   return graph.node(*vertex);
 }
 
@@ -355,8 +356,10 @@ void bind_agent(py::module_& m) {
   py::class_<AgentStats>(m, "AgentStats", "What the agent's RemoteClassLoader counted over a replay.")
       .def_readonly("rpcs", &AgentStats::rpcs, "Round trips: fetch3 calls plus extra fetch calls.")
       .def_readonly("fetch3_calls", &AgentStats::fetch3_calls, "fetch3 requests (class misses).")
-      .def_readonly("extra_fetches", &AgentStats::extra_fetches,
-                    "Prefetch hits whose JAR was not in the cache yet (one fetch each).")
+      .def_readonly(
+          "extra_fetches", &AgentStats::extra_fetches,
+          "Fetch calls for a class sent as a JAR reference whose JAR had not arrived yet (a prefetch hit, "
+          "or a fetch3 reply once the controller had written the JAR).")
       .def_readonly("classes_prefetched", &AgentStats::classes_prefetched,
                     "Sum of fetch3 reply sizes, requested classes included (as the PR counts).")
       .def_readonly("prefetch_hits", &AgentStats::prefetch_hits, "Loads answered from prefetched hints.")

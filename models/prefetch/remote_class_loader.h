@@ -42,9 +42,9 @@ inline const EnumNames<JarCache> kJarCacheNames{"JAR cache",
 struct AgentStats {
   std::uint64_t rpcs = 0;  // fetch3 calls + extra fetch calls
   std::uint64_t fetch3_calls = 0;
-  std::uint64_t extra_fetches = 0;       // hits whose JAR was not in the cache yet
+  std::uint64_t extra_fetches = 0;  // fetch calls: a class sent as a JAR reference whose JAR was not here yet
   std::uint64_t classes_prefetched = 0;  // sum of fetch3 reply sizes, requested classes included (as the PR)
-  std::uint64_t prefetch_hits = 0;       // loads answered from hints, extra_fetches included
+  std::uint64_t prefetch_hits = 0;       // loads answered from hints (some of them with an extra fetch)
   std::uint64_t bytes_prefetched = 0;    // class-file bytes of the non-requested classes received
   std::uint64_t jar_downloads = 0;       // JARs downloaded: those a defined class needed
   std::uint64_t classes_defined = 0;

@@ -82,7 +82,8 @@ void bind_job_counts(MetricBindings<R>& m, Job job) {
           "JARs downloaded (cold JAR cache): those a defined class needed")
       .exactly();
   m.count("extra_fetches", agent(&A::extra_fetches),
-          "hits whose JAR was not downloaded yet: one extra fetch RPC each")
+          "fetch RPCs for a class's bytes: a class sent as a JAR reference only (a prefetch hit, or a "
+          "fetch3 reply once the controller has written the JAR) whose JAR had not arrived yet")
       .exactly();
 }
 

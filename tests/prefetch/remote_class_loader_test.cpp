@@ -125,6 +125,22 @@ TEST(PrefetchRemoteClassLoader, ColdCacheDefinesTheRequestedClassAtOnceAndPaysFo
   EXPECT_EQ(stats.classes_defined, 4u);
 }
 
+TEST(PrefetchRemoteClassLoader, AReferenceWhoseJarIsStillArrivingCostsAFetchWithoutAnyHit) {
+  // Depth 0, so no hints. The controller has written JAR 1 and so sends X as a reference only
+  // (RemoteClassLoader.java:1114-1123) while the agent's download is not done: the agent fetches X's bytes
+  // (:317-328). An extra fetch is not only a prefetch hit's.
+  const Result<DependencyGraph> graph = tiny_graph();
+  PrefetchServer server(*graph, {0, 1, Traversal::kDfs});
+  ScriptedChannel channel(server, /*slow_jars=*/{1});
+  RemoteClassLoader loader(channel, JarCache::kCold);
+  loader.load("Y");
+  server.notify_jar_present(1);  // JarLoaderImpl.writeJarTo has written it; it is still on its way
+  loader.load("X");
+  EXPECT_EQ(channel.calls, (Names{"fetch3 Y (bytes)", "download 1", "fetch3 X (JAR reference)", "fetch X"}));
+  EXPECT_EQ(loader.stats().prefetch_hits, 0u);
+  EXPECT_EQ(loader.stats().extra_fetches, 1u);
+}
+
 TEST(PrefetchRemoteClassLoader, ColdCacheDownloadsOnlyTheJarsOfClassesItDefines) {
   const Result<DependencyGraph> graph = tiny_graph();
   PrefetchServer server(*graph, {1, 1, Traversal::kDfs});
