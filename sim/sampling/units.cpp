@@ -88,6 +88,29 @@ const char* example_of(Quantity quantity) {
   return "3";
 }
 
+// The largest value a quantity may take. Every size, duration and rate is a double: a byte count beyond
+// 2^53 is no longer exact, and a simulated clock past ~10^9 s loses its sub-microsecond steps (a latency
+// of 1e308 s stalls SimGrid forever). Rates have no limit but being finite.
+struct Largest {
+  double value;
+  const char* why;
+};
+
+const Largest* largest_of(Quantity quantity) {
+  static const Largest kSize{9007199254740992.0, "2^53 bytes, the most a double counts exactly"};
+  static const Largest kDuration{1e9, "about 31 years; beyond it the simulated clock loses its microseconds"};
+  switch (quantity) {
+    case Quantity::kSize:
+      return &kSize;
+    case Quantity::kDuration:
+      return &kDuration;
+    case Quantity::kRate:
+    case Quantity::kNumber:
+      break;
+  }
+  return nullptr;
+}
+
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -215,6 +238,10 @@ Result<double> parse_quantity(std::string_view text, Quantity quantity, UnitRule
   if (!std::isfinite(value)) return Status::Error(where + "number out of range");
   if (has_units && value < 0) {
     return Status::Error(where + "a " + name + " cannot be negative, expected a value >= 0");
+  }
+  if (const Largest* most = largest_of(quantity); most != nullptr && value > most->value) {
+    return Status::Error(where + "too large, expected a " + name + " of at most " +
+                         format_quantity(most->value, quantity) + " (" + most->why + ")");
   }
   return value;
 }

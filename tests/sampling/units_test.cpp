@@ -106,6 +106,17 @@ TEST(SamplingUnits, NegativeIsAnError) {
   EXPECT_NE(error_of("-1Mbps", Quantity::kRate).find("a rate cannot be negative"), std::string::npos);
 }
 
+TEST(SamplingUnits, TooLargeIsAnError) {
+  // Past 2^53 bytes a size is no longer a whole number of bytes, and a latency of 1e308 s stalls SimGrid.
+  EXPECT_NE(error_of("20000000000GiB", Quantity::kSize).find("too large, expected a size of at most"),
+            std::string::npos);
+  EXPECT_EQ(parsed("8388608GiB", Quantity::kSize), 9007199254740992.0);  // 2^53 bytes: the largest
+  EXPECT_NE(error_of("1e308s", Quantity::kDuration).find("too large, expected a duration of at most"),
+            std::string::npos);
+  EXPECT_EQ(parsed("1e9s", Quantity::kDuration), 1e9);
+  EXPECT_DOUBLE_EQ(parsed("1e290 GBps", Quantity::kRate), 1e299);  // a rate only has to be finite
+}
+
 TEST(SamplingUnits, UnknownUnitListsTheValidOnes) {
   EXPECT_EQ(error_of("20 parsecs", Quantity::kDuration),
             "\"20 parsecs\": unknown duration unit \"parsecs\", expected one of ns, us, ms, s");
