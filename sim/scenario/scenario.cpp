@@ -57,8 +57,21 @@ struct Document {
   std::map<std::string, std::string> overridden;  // dotted key -> "--set key=value"
 };
 
+// Whether two values of one parameter are the same value however spelt ("1KiB" and "1024B").
+bool same_value(const ParamValue& a, const ParamValue& b) {
+  const auto number = [](const ParamValue& v) -> std::optional<double> {
+    if (const auto* i = std::get_if<int64_t>(&v.typed)) return static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&v.typed)) return *d;
+    return std::nullopt;
+  };
+  if (number(a) && number(b)) return *number(a) == *number(b);
+  if (a.typed.index() == b.typed.index() && std::holds_alternative<bool>(a.typed))
+    return std::get<bool>(a.typed) == std::get<bool>(b.typed);
+  return a.text == b.text;
+}
+
 Status apply_override(Document& doc, const Override& o, const Study* study) {
-  std::string where = "--set " + o.key + "=" + o.value;
+  std::string where = o.origin.empty() ? "--set " + o.key + "=" + o.value : o.origin;
   std::vector<std::string> parts;
   std::stringstream ss(o.key);
   for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
@@ -196,6 +209,12 @@ struct Loader {
           to_param_value(duration_param("point_timeout", "", ""), locate("scenario.point_timeout", *node));
       if (!timeout.ok()) return timeout.status();
       scenario.point_timeout_s = std::get<double>(timeout->typed);
+      if (scenario.point_timeout_s <= 0) {
+        return error_at(where_of(file, *node),
+                        "\"point_timeout\" = \"" + timeout->text +
+                            "\" is not valid, expected a positive duration, e.g. \"30s\" "
+                            "(leave it out for no limit)");
+      }
     }
     for (auto [key, flag] : {std::pair{"headline", &scenario.headline}, std::pair{"slow", &scenario.slow}}) {
       if (const auto* node = table->get(key)) {
@@ -207,7 +226,7 @@ struct Loader {
     return Status::OK();
   }
 
-  // [quick]: SECTION.KEY = VALUE entries, kept as overrides (checked when `check --quick` applies them).
+  // [quick]: SECTION.KEY = VALUE entries, kept as overrides (parse_and_load checks them on the file).
   Status load_quick_section() {
     const auto* node = doc.root.get("quick");
     if (node == nullptr) return Status::OK();
@@ -222,7 +241,9 @@ struct Loader {
       for (const auto& [key, value] : in_file_order(*table)) {
         std::ostringstream text;
         value->visit([&text](const auto& v) { text << v; });
-        scenario.quick.push_back({section + "." + key, text.str()});
+        scenario.quick.push_back(
+            {section + "." + key, text.str(),
+             where_of(file, *value) + ": [quick] " + section + "." + key + " = " + text.str()});
       }
     }
     return Status::OK();
@@ -364,6 +385,13 @@ struct Loader {
         Located element_at{&element, at.where, at.base_dir};
         auto v = to_param_value(*spec, element_at);
         if (!v.ok()) return v.status();
+        for (const ParamValue& before : values) {
+          if (same_value(before, *v)) {
+            return error_at(at.where, "sweep \"" + key + "\" lists " + v->text + " twice" +
+                                          (before.text == v->text ? "" : " (as " + before.text + ")") +
+                                          ", expected each value once (--seeds repeats a point)");
+          }
+        }
         values.push_back(std::move(v).value());
       }
       sweep_.push_back({key, std::move(values)});
@@ -555,7 +583,24 @@ Result<Scenario> parse_and_load(Loader& loader, const std::string& text,
     return Status::Error(loader.file.string() + ":" + std::to_string(e.source().begin.line) + ": " +
                          std::string(e.description()));
   }
-  return load_document(loader, overrides);
+  const toml::node* quick_table = loader.doc.root.get("quick");
+  const std::string quick_where = quick_table ? where_of(loader.file, *quick_table) : "";
+  Result<Scenario> scenario = load_document(loader, overrides);
+  if (!scenario.ok() || scenario->quick.empty()) return scenario;
+  // [quick] is checked now, on the file as written: a bad key or value there is this file's error, whether
+  // or not this run asked for --quick.
+  const std::vector<Override> with_quick = scenario->quick;
+  Loader again;
+  again.file = loader.file;
+  again.dir = loader.dir;
+  again.doc.root = toml::parse(text, loader.file.string());
+  auto quick = load_document(again, with_quick);
+  if (!quick.ok()) {
+    const std::string& message = quick.status().message();
+    if (message.find("[quick]") != std::string::npos) return quick.status();
+    return Status::Error(quick_where + ": with [quick] applied: " + message);
+  }
+  return scenario;
 }
 
 }  // namespace

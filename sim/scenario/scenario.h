@@ -1,6 +1,6 @@
 // Scenario files: load a TOML scenario, apply --set overrides, validate every key against the study's
-// schema, and lay out the grid (cases × cartesian product of [sweep], sim/scenario/grid.h). Everything a user can get
-// wrong is reported here, as "file:line: what is wrong, what was expected", before anything runs (the
+// schema, and lay out the grid (cases × cartesian product of [sweep], sim/scenario/grid.h). Everything a user
+// can get wrong is reported here, as "file:line: what is wrong, what was expected", before anything runs (the
 // points of a grid larger than kGridCheckedUpFront: as each runs).
 #pragma once
 
@@ -13,9 +13,9 @@
 
 #include "models/common/status.h"
 #include "sim/scenario/grid.h"
+#include "sim/scenario/validate_spec.h"
 #include "sim/study/params.h"
 #include "sim/study/study.h"
-#include "sim/scenario/validate_spec.h"
 
 namespace perflab {
 
@@ -25,6 +25,7 @@ constexpr const char* kCaseKey = "case";
 struct Override {
   std::string key;
   std::string value;
+  std::string origin{};  // where it was written, for errors; empty: "--set KEY=VALUE"
 };
 Result<Override> parse_override(const std::string& text);
 
@@ -37,8 +38,9 @@ struct Scenario {
   bool headline = false;        // run by `perflab reproduce` and `perflab check`
   bool slow = false;            // headline, but only with --full (minutes of real CPU)
   std::vector<Override> quick;  // [quick]: the overrides of `perflab check --quick` (fewer seeds, sizes)
-  std::map<std::string, double> check_tolerances;  // [check]: relative tolerance per metric (sim/gate/check.h)
-  std::optional<ValidateSpec> validate;             // [validate]: what `perflab validate` judges by
+  std::map<std::string, double>
+      check_tolerances;                  // [check]: relative tolerance per metric (sim/gate/check.h)
+  std::optional<ValidateSpec> validate;  // [validate]: what `perflab validate` judges by
   int seeds = 1;
   uint64_t seed = 1;
   int repetitions = 5;         // micro engine: timed repetitions per point
@@ -47,7 +49,7 @@ struct Scenario {
   NetworkSpec network;
   std::vector<std::string> cases;  // every [[case]] name of the file, in file order (--case narrows the grid)
   std::vector<std::string> param_columns;  // "case" (if any), the study's parameters in its order, network
-  Grid grid;  // its points are made when asked (grid.h)
+  Grid grid;                               // its points are made when asked (grid.h)
 };
 
 // `file` is a path, or a shipped scenario's name as `perflab list` prints it ("prefetch/jgit-clone.toml", or

@@ -11,9 +11,10 @@ namespace perflab::testing {
 namespace {
 namespace fs = std::filesystem;
 
-// Two runs that never end (the pingpong study's harness fault), run side by side.
+// Two runs that never end (the pingpong study's harness fault, two seeds of it), run side by side, and two
+// that do.
 std::string hanging_scenario() {
-  return pingpong_scenario("s", "[params]\nrequests = 3\n[sweep]\nfault = [\"hang\", \"none\", \"hang\"]\n");
+  return pingpong_scenario("s", "[params]\nrequests = 3\n[sweep]\nfault = [\"hang\", \"none\"]\n");
 }
 
 using SimRunner = AdoptsOrphans;
@@ -21,13 +22,14 @@ using SimRunner = AdoptsOrphans;
 TEST_F(SimRunner, ARunKilledAtThePointTimeoutLeavesNoProcessBehind) {
   TempDir dir;
   write_file(dir / "s.toml", hanging_scenario());
-  auto r = run_perflab("run " + (dir / "s.toml").string() + " --point-timeout 300ms --jobs 2 --out " +
-                       (dir / "out").string());
+  auto r = run_perflab("run " + (dir / "s.toml").string() +
+                       " --seeds 2 --point-timeout 300ms --jobs 2 --out " + (dir / "out").string());
   EXPECT_EQ(r.status, 1) << r.err;
   const auto rows = parse_csv(read_file(dir / "out" / "s.csv"));
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), 4u);
   EXPECT_NE(rows[0].at("error").find("timed out"), std::string::npos) << rows[0].at("error");
-  EXPECT_EQ(rows[1].at("error"), "");
+  EXPECT_NE(rows[1].at("error").find("timed out"), std::string::npos) << rows[1].at("error");
+  EXPECT_EQ(rows[2].at("error"), "");
   EXPECT_TRUE(no_process_left());
 }
 
@@ -38,7 +40,8 @@ TEST_P(SimRunnerStopped, LeavesNoProcessBehindAndKeepsTheJournal) {
   write_file(dir / "s.toml", hanging_scenario());
   // The runs are forked perflab processes: any descendant is one.
   expect_signal_leaves_no_process(
-      PERFLAB_BINARY, {"run", (dir / "s.toml").string(), "--jobs", "2", "--out", (dir / "out").string()},
+      PERFLAB_BINARY,
+      {"run", (dir / "s.toml").string(), "--seeds", "2", "--jobs", "2", "--out", (dir / "out").string()},
       "perflab", GetParam().signal, GetParam().to, dir / "err");
   EXPECT_TRUE(fs::exists(dir / "out" / "s.journal")) << "an interrupted run can be resumed";
 }
