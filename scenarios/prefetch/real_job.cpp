@@ -53,8 +53,10 @@ Result<RealJobResult> run_real_job(const RunContext& context, const JobOptions& 
 
   JobResult job;
   auto run = transport::run_on_real(context, "agent", [&](transport::Node& agent) {
-    return run_agent(
-        agent, {options, inputs, files, context.rng(kRpcDelayStream), context.rng(kJarDelayStream)}, job);
+    return run_agent(agent,
+                     {options, inputs, files, context.rng(kRpcDelayStream), context.rng(kJarDelayStream),
+                      /*exchange_overhead=*/0, context.timeline},
+                     job);
   });
   if (!run.ok()) return run.status();
   const real::OversleepStats& o = run->oversleep;

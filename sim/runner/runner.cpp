@@ -8,13 +8,13 @@
 #include <cstring>
 #include <map>
 
+#include "sim/engines/micro_engine.h"
+#include "sim/engines/timeline.h"
 #include "sim/runner/child_pool.h"
 #include "sim/runner/interrupt_guard.h"
 #include "sim/runner/journal.h"
-#include "sim/engines/micro_engine.h"
 #include "sim/runner/progress.h"
 #include "sim/runner/row_codec.h"
-#include "sim/engines/timeline.h"
 
 namespace perflab {
 namespace fs = std::filesystem;
@@ -129,6 +129,11 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
     metrics = scenario.engine == Engine::kReal ? study.run_real(context) : study.run_sim(context);
   }
   Status status = metrics.ok() ? check_metrics(study, scenario.engine, *metrics) : metrics.status();
+  if (status.ok() && timeline_ptr != nullptr && timeline.size() == 0) {
+    status = Status::Error(std::string("--timeline: the run recorded no spans: the ") +
+                           engine_name(scenario.engine) + " engine of study " + study.name +
+                           " keeps no timeline (every study's sim engine does)");
+  }
   if (status.ok() && timeline_ptr != nullptr) status = timeline.write(*options.timeline);
   if (!status.ok()) {
     row.error = status.message();
@@ -150,8 +155,8 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
   if (!options.tasks && total > 0) selection.ranges = {{0, total - 1}};
   for (const auto& [first, last] : selection.ranges) {
     if (last >= total || first > last || selection.step == 0) {
-      return Status::Error("run " + std::to_string(std::max(first, last)) + " does not exist, expected one of 0.." +
-                           std::to_string(total - 1));
+      return Status::Error("run " + std::to_string(std::max(first, last)) +
+                           " does not exist, expected one of 0.." + std::to_string(total - 1));
     }
   }
   table.planned = selection.count();
@@ -180,6 +185,10 @@ Result<RunTable> run_scenario(const Scenario& scenario, const RunOptions& option
   std::vector<size_t> finished;  // tasks the journal already holds (--resume), sorted
   if (options.journal) {
     std::error_code ec;
+    if (options.resume && !fs::exists(*options.journal, ec)) {
+      // Said before the folder is made: a mistyped --out must not leave an empty one behind.
+      return Journal::open(*options.journal, scenario, true).status();
+    }
     fs::create_directories(options.journal->parent_path(), ec);
     if (ec)
       return Status::Error(options.journal->parent_path().string() +
