@@ -26,6 +26,7 @@
 #include "sim/cli/capture.h"
 #include "sim/cli/child_process.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/flag_checks.h"
 #include "sim/runner/interrupt_guard.h"
 #include "sim/sampling/units.h"
 #include "sim/study/knobs.h"
@@ -254,7 +255,7 @@ const CaptureRegistration kPipeCapture(
                       "Pipe sizes asked with F_SETPIPE_SZ, a trace each (default 64KiB)")
            ->allow_extra_args(false);
        sub.add_option("--runs", options->runs, "Runs per pipe size; the median run's trace is kept")
-           ->check(CLI::PositiveNumber);
+           ->check(whole_number_at_least(1));
        sub.add_option("--gap", options->gap, "Pause after each run, e.g. 2s");
        sub.add_option("--stdin", options->stdin_file, "File given to the command on stdin (<= 64 KiB)");
        return [options](const CaptureFlags& flags) { return capture_pipe(flags, *options); };

@@ -41,7 +41,11 @@ int cmd_list() {
 int cmd_describe(const std::string& name) {
   auto named = study_named(name);
   if (!named.ok()) {
-    auto scenario = find_scenario_file(name).ok() ? load_scenario(name, {}) : Result<Scenario>(named.status());
+    // A name that looks like a file is a missing scenario file, not a misspelt study.
+    const bool looks_like_a_file =
+        name.find('/') != std::string::npos || fs::path(name).extension() == ".toml";
+    auto scenario = find_scenario_file(name).ok() || looks_like_a_file ? load_scenario(name, {})
+                                                                       : Result<Scenario>(named.status());
     if (!scenario.ok()) return fail_input(scenario.status().message());
     std::printf("Scenario %s (%s): %s\n  %zu grid points x %d seeds, %s engine\n", scenario->name.c_str(),
                 scenario->file.c_str(), scenario->description.c_str(), scenario->grid.size(), scenario->seeds,
@@ -68,10 +72,11 @@ int cmd_describe(const std::string& name) {
     for (const auto& m : study->metrics) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
   }
   for (auto [engine, present] : {std::pair{Engine::kMicro, bool(study->setup_micro)},
-                                  std::pair{Engine::kReal, bool(study->run_real)}}) {
+                                 std::pair{Engine::kReal, bool(study->run_real)}}) {
     if (!present) continue;
     std::printf("\nMetrics of the %s engine (CSV columns):\n", engine_name(engine));
-    for (const auto& m : study->metrics_for(engine)) std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
+    for (const auto& m : study->metrics_for(engine))
+      std::printf("  %-24s %s\n", m.name.c_str(), m.meaning.c_str());
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "sim/cli/capture.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/flag_checks.h"
 #include "sim/gate/check_record.h"
 #include "sim/gate/provenance.h"
 #include "sim/report/python_renderer.h"
@@ -15,15 +16,7 @@
 namespace perflab {
 namespace {
 
-// --jobs and --seeds: a whole number >= 1, with the error every other bad input gets.
-const CLI::Validator kAtLeastOne(
-    [](const std::string& text) -> std::string {
-      char* end = nullptr;
-      long value = std::strtol(text.c_str(), &end, 10);
-      if (!text.empty() && end == text.c_str() + text.size() && value >= 1) return "";
-      return "\"" + text + "\" is not valid, expected an integer >= 1";
-    },
-    "INTEGER>=1");
+const CLI::Validator kAtLeastOne = whole_number_at_least(1);
 
 }  // namespace
 
@@ -50,21 +43,27 @@ int cli_main(int argc, char** argv) {
                   "Override any key with a TOML value: --set params.prune_threshold=2, "
                   "--set 'sweep.prefetch_depth=[0,1,500]', --set 'network.latency=\"constant(50ms)\"'")
       ->allow_extra_args(false);
-  run->add_option("--case", flags.cases,
-                  "Run only this [[case]] of the scenario (repeatable; `perflab describe SCENARIO` lists them)")
+  run->add_option(
+         "--case", flags.cases,
+         "Run only this [[case]] of the scenario (repeatable; `perflab describe SCENARIO` lists them)")
       ->allow_extra_args(false);
   run->add_option("--seeds", flags.seeds, "Replications per grid point (overrides [scenario] seeds)")
       ->check(kAtLeastOne);
-  const std::string jobs_help = "Runs in parallel (default: cores for sim, 1 for micro); above the cores it "
-                                "warns, and at most " + std::to_string(kJobsPerCore) + " per core run at once";
+  const std::string jobs_help =
+      "Runs in parallel (default: cores for sim, 1 for micro); above the cores it "
+      "warns, and at most " +
+      std::to_string(kJobsPerCore) + " per core run at once";
   run->add_option("--jobs", flags.jobs, jobs_help)->check(kAtLeastOne);
-  run->add_option("--out", flags.out, "Write DIR/<name>.csv, .summary.csv and .md");
+  run->add_option("--out", flags.out, "Write DIR/<name>.csv, .summary.csv and .md")->check(non_empty_path());
   run->add_option("--format", flags.format, "Summary printed on stdout")
       ->check(CLI::IsMember({"md", "csv", "json"}));
   run->add_option("--point-timeout", flags.point_timeout,
                   "Wall limit per run, e.g. 30s; a run over it fails");
   run->add_flag("--resume", flags.resume, "Continue an interrupted --out run without redoing finished rows");
-  run->add_option("--timeline", flags.timeline, "Write a Chrome trace (Perfetto) of a single-point run");
+  run->add_option("--timeline", flags.timeline,
+                  "Write a Chrome trace (Perfetto) of a single-point run (every sim engine; the real ones of "
+                  "prefetch and share)")
+      ->check(non_empty_path());
   run->add_option("--scheduler", flags.scheduler,
                   "Run on the Dask cluster whose scheduler is at this address (tcp://host:8786), as "
                   "perflab.run(..., client=) does; the same CSV as a local run");
@@ -93,7 +92,9 @@ int cli_main(int argc, char** argv) {
       "merge",
       "Join the --out folders of `perflab run … --shard I/N` into the files one unsharded run writes");
   merge->add_option("DIR", merge_dirs, "Shard output folders (each holds a <name>.shard)")->required();
-  merge->add_option("--out", merge_out, "Write OUT/<name>.csv, .summary.csv and .md")->required();
+  merge->add_option("--out", merge_out, "Write OUT/<name>.csv, .summary.csv and .md")
+      ->required()
+      ->check(non_empty_path());
   merge->add_option("--format", merge_format, "Summary printed on stdout")
       ->check(CLI::IsMember({"md", "csv", "json"}));
 
@@ -108,10 +109,13 @@ int cli_main(int argc, char** argv) {
       "rewrites the committed results/ instead");
   reproduce->add_option("STUDY", repro.studies, "Only these studies (default: all)");
   reproduce->add_option("--jobs", repro.jobs, jobs_help)->check(kAtLeastOne);
-  reproduce->add_option("--out", repro.out, "The reproduction's folder (default: out/reproduce/ of the checkout)");
-  reproduce->add_flag("--update", repro.update,
-                      "The maintainer's step: run into out/reproduce/, print what moved against the committed "
-                      "results/, then rewrite them (review the diff and commit it)");
+  reproduce
+      ->add_option("--out", repro.out, "The reproduction's folder (default: out/reproduce/ of the checkout)")
+      ->check(non_empty_path());
+  reproduce->add_flag(
+      "--update", repro.update,
+      "The maintainer's step: run into out/reproduce/, print what moved against the committed "
+      "results/, then rewrite them (review the diff and commit it)");
   reproduce->add_flag(
       "--readme-only", repro.readme_only,
       "Run nothing: redraw the plots, README.md and the site of the folder (out/reproduce/, --out, or "
@@ -158,8 +162,9 @@ int cli_main(int argc, char** argv) {
       "branch's) point by point and seed by seed, by check's rules: first which rows both hold, then A, B, "
       "change, verdict; exit 1 when a value both hold moved beyond its tolerance. A or B may be a scenario's "
       "name (its committed results)");
-  compare->add_option("A_B", compare_dirs,
-                      "Two folders (or scenario names): A, the baseline, then B, compared with it")
+  compare
+      ->add_option("A_B", compare_dirs,
+                   "Two folders (or scenario names): A, the baseline, then B, compared with it")
       ->required()
       ->expected(2);
   compare->add_option("--format", compare_format, "md (default), csv or json")
@@ -176,7 +181,8 @@ int cli_main(int argc, char** argv) {
   std::string validate_out;
   auto* validate = app.add_subcommand(
       "validate",
-      "Sim against real: run each study's scenarios/<study>/validate.toml (then the files its [validate] also lists; a held-out grid is run by its file name) in the sim and the real engine "
+      "Sim against real: run each study's scenarios/<study>/validate.toml (then the files its [validate] "
+      "also lists; a held-out grid is run by its file name) in the sim and the real engine "
       "with the same seeds (R spaced real repetitions per point), print per point sim, real median with "
       "its 95% interval and ln(real/sim), then every criterion (errors, headline ratios per group, the rank "
       "rule of docs/validation.md) with its bound and verdict; checks its inputs before the first run (exit "
@@ -184,9 +190,12 @@ int cli_main(int argc, char** argv) {
   validate->add_option("STUDY", studies,
                        "Only these studies (default: every study with a validate.toml), or your own scenario "
                        "files (FILE.toml; without a [validate] table: duration_s at the default criteria)");
-  validate->add_flag("--quick", quick, "The [quick] variant of each validation scenario: a smaller grid, every study in about 3 min");
+  validate->add_flag(
+      "--quick", quick,
+      "The [quick] variant of each validation scenario: a smaller grid, every study in about 3 min");
   validate->add_option("--set", validate_sets, "Overrides, as for run")->allow_extra_args(false);
-  validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md");
+  validate->add_option("--out", validate_out, "Write DIR/<scenario>.validate.csv and .validate.md")
+      ->check(non_empty_path());
 
   std::vector<std::string> calibrate_studies;
   std::string calibrate_out;
@@ -197,14 +206,16 @@ int cli_main(int argc, char** argv) {
       "the constants with every point's residual and how far they moved from the committed ones, and write "
       "results/<study>/<scenario>.calibration.toml and .csv, which validate reads");
   calibrate->add_option("STUDY", calibrate_studies, "Only these studies (default: every study with a fit)");
-  calibrate->add_option("--out", calibrate_out, "Write DIR/<study>/… instead of results/");
+  calibrate->add_option("--out", calibrate_out, "Write DIR/<study>/… instead of results/")
+      ->check(non_empty_path());
   int calibrate_windows = 1, calibrate_gap_s = 300;
-  calibrate->add_option("--windows", calibrate_windows,
-                        "Run every study's calibration runs in N windows, --gap apart, and fit once on all of "
-                        "them: constants and residuals that span the machine's states, not one window's")
+  calibrate
+      ->add_option("--windows", calibrate_windows,
+                   "Run every study's calibration runs in N windows, --gap apart, and fit once on all of "
+                   "them: constants and residuals that span the machine's states, not one window's")
       ->check(kAtLeastOne);
   calibrate->add_option("--gap", calibrate_gap_s, "Seconds between windows (default 300)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_at_least(0));
 
   std::vector<std::string> history_studies;
   auto* history = app.add_subcommand(
@@ -219,9 +230,11 @@ int cli_main(int argc, char** argv) {
   std::string history_repo, history_out;
   history->add_option("--repo", history_repo,
                       "The git checkout to read (default: the repository of the current folder)");
-  history->add_option("--out", history_out,
-                      "Write history.csv and history.html here (default: the checkout's results/, and only "
-                      "when every study is asked)");
+  history
+      ->add_option("--out", history_out,
+                   "Write history.csv and history.html here (default: the checkout's results/, and only "
+                   "when every study is asked)")
+      ->check(non_empty_path());
 
   CaptureFlags capture_flags;
   auto* capture = app.add_subcommand(
@@ -235,7 +248,8 @@ int cli_main(int argc, char** argv) {
     auto* sub = capture->add_subcommand(command.study, command.help);
     sub->add_option("--out", capture_flags.out,
                     "New or empty folder to write to (made if missing; nothing else is written)")
-        ->required();
+        ->required()
+        ->check(non_empty_path());
     sub->add_option("--name", capture_flags.name,
                     "Stem of the files written, a plain file name (default: from the command)");
     sub->add_flag("--force", capture_flags.force,
@@ -271,6 +285,11 @@ int cli_main(int argc, char** argv) {
     return cmd_reproduce(repro);
   }
   if (*check && update) {
+    if (quick) {
+      return fail_input(
+          "--update rewrites the committed results, which are whole runs; --quick runs each "
+          "scenario's smaller [quick] variant, which they cannot be: give one of them");
+    }
     ReproduceFlags flags;
     flags.studies = studies;
     flags.jobs = study_jobs;
@@ -281,8 +300,9 @@ int cli_main(int argc, char** argv) {
   }
   if (*check) {
     if (record && !studies.empty())
-      return fail_input("--record keeps the verdict of the whole gate, which the site shows: run it without "
-                        "STUDY");
+      return fail_input(
+          "--record keeps the verdict of the whole gate, which the site shows: run it without "
+          "STUDY");
     int status = cmd_check(studies, study_jobs, quick, full, tolerances);
     if (record) {
       Status written = write_check_record(results_dir(), status, quick, full);

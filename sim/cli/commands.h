@@ -33,6 +33,9 @@ constexpr int kJobsPerCore = 4;
 
 // Prints "perflab: error: <message>" and returns kExitBadInput.
 int fail_input(const std::string& message);
+// Whether `path` (a folder when `folder`, else a file) can be written, without creating anything; `flag`
+// names the option in the error.
+Status check_writable(const std::filesystem::path& path, bool folder, const std::string& flag);
 // Prints "perflab: <what>: interrupted (Ctrl-C|SIGTERM)<consequence>" and returns 128 + signal.
 int say_interrupted(const std::string& what, int signal, const std::string& consequence);
 std::filesystem::path results_dir();                     // $PERFLAB_RESULTS, else the checkout's results/

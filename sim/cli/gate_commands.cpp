@@ -6,16 +6,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "sim/gate/check.h"
 #include "sim/cli/commands.h"
+#include "sim/gate/check.h"
 #include "sim/gate/compare.h"
 #include "sim/gate/provenance.h"
 #include "sim/gate/results_reader.h"
@@ -56,9 +56,11 @@ Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>&
     auto scenario = load_scenario(file, {});
     if (!scenario.ok()) return scenario.status();
     const auto& study_name = scenario->study->name;
-    bool named = std::find(named_files.begin(), named_files.end(), fs::weakly_canonical(file)) != named_files.end();
+    bool named =
+        std::find(named_files.begin(), named_files.end(), fs::weakly_canonical(file)) != named_files.end();
     if (named && !scenario->headline) {
-      return Status::Error(file.string() + ": not a headline scenario, so results/ holds no rows to check it "
+      return Status::Error(file.string() +
+                           ": not a headline scenario, so results/ holds no rows to check it "
                            "against; `perflab compare` compares two --out folders");
     }
     bool by_study = std::find(studies.begin(), studies.end(), study_name) != studies.end();
@@ -70,8 +72,10 @@ Result<std::vector<Scenario>> headline_scenarios(const std::vector<std::string>&
     auto shipped = shipped_scenarios();
     if (std::none_of(shipped.begin(), shipped.end(),
                      [&](const fs::path& f) { return fs::weakly_canonical(f) == file; }))
-      return Status::Error(file.string() + ": not a shipped scenario; `perflab check` checks the headline "
-                           "scenarios under " + scenarios_dir().string());
+      return Status::Error(file.string() +
+                           ": not a shipped scenario; `perflab check` checks the headline "
+                           "scenarios under " +
+                           scenarios_dir().string());
   }
   if (scenarios.empty()) return Status::Error("no headline scenario found for the requested studies");
   return scenarios;
@@ -121,7 +125,8 @@ void print_moves(const fs::path& committed, const fs::path& fresh, const std::ve
       std::cout << "\n" << study << ": new (nothing committed before)\n";
       continue;
     }
-    auto comparison = compare_folders(committed / study, fresh / study, CompareOptions{tolerance_flags, false, ""});
+    auto comparison =
+        compare_folders(committed / study, fresh / study, CompareOptions{tolerance_flags, false, ""});
     std::cout << "\n";
     if (!comparison.ok()) {
       std::cout << study << ": not compared: " << comparison.status().message() << "\n";
@@ -149,7 +154,8 @@ Status replace_scenario_files(const fs::path& from, const fs::path& to, const st
   for (const auto& entry : fs::directory_iterator(from, ec)) {
     if (entry.path().filename().string().rfind(name + ".", 0) != 0) continue;
     fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
-    if (ec) return Status::Error(entry.path().string() + ": cannot copy to " + to.string() + ": " + ec.message());
+    if (ec)
+      return Status::Error(entry.path().string() + ": cannot copy to " + to.string() + ": " + ec.message());
   }
   return Status::OK();
 }
@@ -168,6 +174,15 @@ int render_folder(const fs::path& folder, const std::vector<std::string>& print 
 
 int cmd_reproduce(const ReproduceFlags& flags) {
   const fs::path folder = reproduction_dir(flags);
+  if (flags.readme_only) {
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) {
+      return fail_input("--readme-only renders the results already in a folder, and " + folder.string() +
+                        " is none (run `perflab reproduce --out " + folder.string() + "` first)");
+    }
+  }
+  if (auto writable = check_writable(folder, true, "--out"); !writable.ok())
+    return fail_input(writable.message());
   if (flags.readme_only) return render_folder(folder);
   auto scenarios = headline_scenarios(flags.studies, flags.full);
   if (!scenarios.ok()) return fail_input(scenarios.status().message());

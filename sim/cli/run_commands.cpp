@@ -61,6 +61,12 @@ Result<TaskSelection> parse_tasks(const std::string& text) {
   return tasks;
 }
 
+int default_jobs() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
 // Whether `path` (a folder when `folder`, else a file) can be written, without creating anything: it is
 // writable if it exists, else the nearest folder above it that exists is. `flag` names the option.
 Status check_writable(const fs::path& path, bool folder, const std::string& flag) {
@@ -81,12 +87,6 @@ Status check_writable(const fs::path& path, bool folder, const std::string& flag
     return bad("cannot be created in " + above.string() + ": " + strerror(errno));
   return Status::OK();
 }
-
-int default_jobs() {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
-}  // namespace
 
 int fail_input(const std::string& message) {
   // printable(): whatever a bad input file put in the message, no raw bytes reach the terminal.
@@ -185,6 +185,11 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
     auto writable = check_writable(*out_dir, true, "--out");
     if (!writable.ok()) return fail_input(writable.message());
     options.journal = *out_dir / (scenario.name + ".journal");  // created once the inputs are checked
+  }
+  if (options.timeline && scenario.engine == Engine::kMicro) {
+    return fail_input(
+        "--timeline: the micro engine keeps no timeline (it times whole repetitions); every "
+        "study's sim engine does");
   }
   if (options.timeline) {
     auto writable = check_writable(*options.timeline, false, "--timeline");

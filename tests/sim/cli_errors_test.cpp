@@ -88,6 +88,15 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
       {"reproduce nosuchstudy", "unknown study \"nosuchstudy\""},
       {"reproduce --update --out " + (dir / "r").string(), "--update rewrites results/ and --out"},
       {"check prefetch --record", "--record keeps the verdict of the whole gate"},
+      {"check prefetch --update --quick", "--update rewrites the committed results, which are whole runs"},
+      {"run " + ok + " --out ''", "--out: an empty path is not valid"},
+      {"run " + ok + " --set 'sweep.requests=[1, 1]'", "sweep \"requests\" lists 1 twice"},
+      {"run " + ok + " --set 'params.request_size=\"1e30B\"'", "too large, expected a size of at most"},
+      {"run dispatcher/enqueue-burst --seeds 1 --timeline " + (dir / "t.json").string(),
+       "--timeline: the micro engine keeps no timeline"},
+      {"describe " + (dir / "nothere.toml").string(), "no such scenario file"},
+      {"reproduce --readme-only --out " + (dir / "none").string(),
+       "--readme-only renders the results already"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args);
@@ -96,6 +105,8 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
     EXPECT_NE(result.err.find(c.message), std::string::npos) << result.err;
   }
   EXPECT_FALSE(fs::exists(dir / "t.json"));
+  EXPECT_FALSE(fs::exists(dir / "never")) << "--resume made the --out folder it had nothing to resume in";
+  EXPECT_FALSE(fs::exists(dir / "none"));
 }
 
 TEST(SimCliErrors, HelpExplainsEveryCommand) {
