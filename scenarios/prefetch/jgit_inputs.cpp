@@ -1,6 +1,9 @@
 // Loading of the prefetch study's shared inputs; see jgit_inputs.h.
 #include "scenarios/prefetch/jgit_inputs.h"
 
+#include <filesystem>
+
+#include "models/common/printable.h"
 #include "models/prefetch/class_load_trace.h"
 #include "models/prefetch/classpath.h"
 #include "models/prefetch/classpath_file.h"
@@ -24,6 +27,13 @@ Result<std::vector<std::string>> expand_classpath(const std::vector<std::string>
     }
     auto listed = prefetch::read_classpath_file(element);
     if (!listed.ok()) return listed.status();
+    for (const std::string& jar : *listed) {
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(jar, error)) {  // named with the file that listed it
+        return Status::Error(element + ": lists " + printable(jar, 200) +
+                             ", which is not a file; expected one JAR path per line");
+      }
+    }
     jars.insert(jars.end(), listed->begin(), listed->end());
   }
   return jars;
