@@ -83,3 +83,22 @@ def test_an_unbuilt_extension_is_an_import_error_naming_the_build(tmp_path, root
     done = imported_from(env, tmp_path)
     assert done.returncode == 1
     assert f"is not built in {copy}/build/python: run `cmake --build build --target _perflab`" in done.stderr
+
+
+def test_the_checkout_set_up_last_is_the_one_imported(tmp_path, root, user_env):
+    env, site = user_env
+    other = tmp_path / "aaa-sorts-first"  # its .pth name sorts before this checkout's
+    (other / "analysis" / "python" / "perflab").mkdir(parents=True)
+    (other / "analysis" / "python" / "perflab" / "__init__.py").write_text("")
+
+    def imported():
+        return subprocess.run(["/usr/bin/python3", "-c", "import perflab; print(perflab.__file__)"], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+    set_up(root, env, other)
+    done = set_up(root, env)
+    assert imported() == str(root.resolve() / "analysis" / "python" / "perflab" / "__init__.py")
+    assert "imports perflab from " + str(root.resolve()) in done.stderr
+    set_up(root, env, other)
+    assert imported() == str(other / "analysis" / "python" / "perflab" / "__init__.py")
+    assert len([name for name in os.listdir(site) if name.endswith(".pth")]) == 2

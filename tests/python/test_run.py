@@ -111,6 +111,8 @@ def test_bad_arguments_raise_value_error():
         perflab.run("no/such-scenario")
     with pytest.raises(ValueError, match='unknown parameter "nope"'):
         perflab.run(PINGPONG, set={"params.nope": 1})
+    with pytest.raises(ValueError, match="expected a dict of overrides"):
+        perflab.run(PINGPONG, set=["params.requests=2"])  # the CLI's spelling, not the dict run() takes
     with pytest.raises(ValueError, match="unknown study"):
         perflab.describe("nope")
 

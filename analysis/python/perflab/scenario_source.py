@@ -29,6 +29,9 @@ class ScenarioSource:
 def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     """The ScenarioSource of a path, a shipped scenario's name or a dict, with --set style overrides."""
     sets = []
+    if set is not None and not isinstance(set, dict):
+        raise ValueError(f"set={set!r} is not valid, expected a dict of overrides, e.g. "
+                         "{\"params.prune_threshold\": 2, \"sweep.prefetch_depth\": [0, 1, 500]}")
     for key, value in (set or {}).items():
         sets.append(f"{key}={toml_value(value, key)}")
     if seeds is not None:
