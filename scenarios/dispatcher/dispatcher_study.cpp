@@ -207,7 +207,8 @@ const MetricBindings<WorkloadReport>& micro_metrics() {
             "elements touched under the lock in one workload (0 for okhttp-jvm: not instrumented)")
         .exactly();
     m.number("ns_per_op", &R::ns_per_op, "ns",
-             "seconds / ops_under_lock, in nanoseconds: one hot thread's cost per element");
+             "seconds / ops_under_lock, in nanoseconds: one hot thread's cost per element (0 for "
+             "okhttp-jvm, whose elements are not counted)");
     return m;
   }();
   return metrics;

@@ -15,11 +15,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cli/child_process.h"
-#include "sim/gate/check.h"
 #include "sim/cli/commands.h"
+#include "sim/gate/check.h"
 #include "sim/gate/results_reader.h"
 #include "sim/report/python_renderer.h"
 #include "sim/scenario/source_tree.h"
@@ -48,16 +49,24 @@ std::vector<std::string> headline_studies() {
 }
 
 // What `git -C folder ARGS...` prints on stdout, without its last line break; nothing if git fails.
-std::optional<std::string> git_output(const fs::path& folder, const std::vector<std::string>& args) {
+// git's output, and whether it succeeded; `with_errors` adds its stderr (to say why it failed).
+std::pair<bool, std::string> run_git(const fs::path& folder, const std::vector<std::string>& args,
+                                     bool with_errors) {
   std::vector<std::string> argv = {"git", "-C", folder.string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  FILE* git = popen((shell_words(argv) + " 2>/dev/null").c_str(), "r");
-  if (git == nullptr) return std::nullopt;
+  FILE* git = popen((shell_words(argv) + (with_errors ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
+  if (git == nullptr) return {false, ""};
   std::string text;
   char buffer[4096];
   for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, git)) > 0;) text.append(buffer, n);
-  if (pclose(git) != 0) return std::nullopt;
+  const bool ok = pclose(git) == 0;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return {ok, text};
+}
+
+std::optional<std::string> git_output(const fs::path& folder, const std::vector<std::string>& args) {
+  auto [ok, text] = run_git(folder, args, false);
+  if (!ok) return std::nullopt;
   return text;
 }
 
@@ -167,10 +176,15 @@ int cmd_history(const std::vector<std::string>& studies_asked, const std::string
   if (!repo.empty() && !fs::is_directory(folder, error))
     return fail_input("history: --repo " + repo + " is not a folder, expected a git checkout of perflab");
   auto top_text = git_output(folder, {"rev-parse", "--show-toplevel"});
-  if (!top_text || top_text->empty())
-    return fail_input("history: " + folder.string() +
-                      " is not in a git repository: history reads the committed results from git; run it in "
-                      "a checkout of perflab or give --repo DIR");
+  if (!top_text || top_text->empty()) {
+    // git's own first line says why: no repository, or one it refuses (another user's).
+    std::string why = run_git(folder, {"rev-parse", "--show-toplevel"}, true).second;
+    why = why.substr(0, why.find('\n'));
+    return fail_input("history: " + folder.string() + " is not in a git repository that git will read" +
+                      (why.empty() ? "" : " (git: " + why + ")") +
+                      ": history reads the committed results from git; run it in a checkout of perflab or "
+                      "give --repo DIR");
+  }
   const fs::path top = *top_text;
   if (git_output(top, {"rev-parse", "--is-shallow-repository"}) == std::optional<std::string>("true")) {
     std::fprintf(stderr,

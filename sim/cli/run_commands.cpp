@@ -197,9 +197,10 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   }
   // How much there is to do, before anything starts (a large sweep takes a while to show progress).
   size_t runs = scenario.grid.size() * static_cast<size_t>(scenario.seeds);
-  std::fprintf(stderr, "perflab: %s: %zu runs (%zu grid points x %d seeds)%s\n", scenario.name.c_str(),
-               options.tasks ? options.tasks->count() : runs, scenario.grid.size(), scenario.seeds,
-               shard ? (", shard " + flags.shard + " of " + std::to_string(runs)).c_str() : "");
+  const std::string of_all = shard ? " of the " + std::to_string(runs) : "";
+  std::fprintf(stderr, "perflab: %s: %zu%s runs (%zu grid points x %d seeds)%s\n", scenario.name.c_str(),
+               options.tasks ? options.tasks->count() : runs, of_all.c_str(), scenario.grid.size(),
+               scenario.seeds, shard ? (", shard " + flags.shard).c_str() : "");
   std::optional<MachineLoad> load_before;
   if (out_dir && scenario.engine == Engine::kMicro) load_before = measure_machine_load();
   auto start = std::chrono::steady_clock::now();

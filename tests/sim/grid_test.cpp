@@ -89,7 +89,7 @@ TEST(Grid, ATenMillionPointSweepLoadsDescribesItselfAndRunsItsLastRunAtOnce) {
       " --set 'sweep.reply_size=[\"1B\"]' --set 'sweep.request_size=[\"1B\"]' --shard 7/10 --out " +
       (dir / "shard").string() + " --format csv");
   EXPECT_EQ(shard.status, 0) << shard.err;
-  EXPECT_NE(shard.err.find("perflab: big: 10 runs (100 grid points x 1 seeds), shard 7/10 of 100"),
+  EXPECT_NE(shard.err.find("perflab: big: 10 of the 100 runs (100 grid points x 1 seeds), shard 7/10"),
             std::string::npos)
       << shard.err;
 }
