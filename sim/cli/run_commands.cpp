@@ -183,6 +183,7 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   }
   if (out_dir) {
     auto writable = check_writable(*out_dir, true, "--out");
+    if (writable.ok()) writable = check_output_files(scenario, *out_dir);
     if (!writable.ok()) return fail_input(writable.message());
     options.journal = *out_dir / (scenario.name + ".journal");  // created once the inputs are checked
   }

@@ -1,17 +1,21 @@
 #include "sim/runner/run_outputs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
 
-#include "sim/text/json_text.h"
-#include "sim/text/markdown.h"
 #include "sim/engines/micro_engine.h"
 #include "sim/stats/stats.h"
 #include "sim/study/params.h"
+#include "sim/text/json_text.h"
+#include "sim/text/markdown.h"
 #include "sim/text/value_format.h"
 
 namespace perflab {
@@ -224,7 +228,8 @@ std::string summary_markdown(const RunTable& table) {
     }
   }
   if (!fixed.empty()) out += "Fixed: " + join(fixed) + ".";
-  if (!unset.empty()) out += std::string(fixed.empty() ? "" : " ") + "Left at their defaults: " + join(unset) + ".";
+  if (!unset.empty())
+    out += std::string(fixed.empty() ? "" : " ") + "Left at their defaults: " + join(unset) + ".";
   if (!fixed.empty() || !unset.empty()) out += "\n\n";
   if (scenario.seeds > 1) out += "Values are mean [95% Student-t interval] over seeds.\n\n";
   std::vector<std::string> header;
@@ -286,6 +291,25 @@ Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {
   }
   if (table.scenario->engine == Engine::kMicro)
     return write_file(stem + ".repetitions.csv", repetitions_csv(table));
+  return Status::OK();
+}
+
+std::vector<std::filesystem::path> output_files(const Scenario& scenario, const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const char* suffix : {".csv", ".summary.csv", ".md", ".meta", ".journal"})
+    files.push_back(dir / (scenario.name + suffix));
+  if (scenario.engine == Engine::kMicro) files.push_back(dir / (scenario.name + ".repetitions.csv"));
+  return files;
+}
+
+Status check_output_files(const Scenario& scenario, const std::filesystem::path& dir) {
+  for (const std::filesystem::path& file : output_files(scenario, dir)) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+      return Status::Error(file.string() + " is a folder, expected a file this run can write");
+    if (std::filesystem::exists(file, ec) && access(file.c_str(), W_OK) != 0)
+      return Status::Error(file.string() + " cannot be replaced: " + std::strerror(errno));
+  }
   return Status::OK();
 }
 

@@ -40,5 +40,9 @@ Status writable_folder(const std::string& out);
 
 // Writes every output file of the run into `dir` (created if needed).
 Status write_outputs(const RunTable& table, const std::filesystem::path& dir);
+// The files a run of `scenario` with --out `dir` writes (write_outputs', the .meta and the journal).
+std::vector<std::filesystem::path> output_files(const Scenario& scenario, const std::filesystem::path& dir);
+// Refuses, before anything runs, an output file that is a folder or cannot be replaced.
+Status check_output_files(const Scenario& scenario, const std::filesystem::path& dir);
 
 }  // namespace perflab

@@ -62,6 +62,7 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
   TempDir dir;
   write_file(dir / "ok.toml", pingpong_scenario("ok", "[sweep]\nrequests = [1, 2]\n"));
   std::string ok = (dir / "ok.toml").string();
+  fs::create_directories(dir / "taken" / "ok.md");  // where the report goes, a folder
   const std::vector<BadInvocation> cases = {
       {"", "A subcommand is required"},
       {"frobnicate", "frobnicate"},
@@ -95,6 +96,8 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
       {"run dispatcher/enqueue-burst --seeds 1 --timeline " + (dir / "t.json").string(),
        "--timeline: the micro engine keeps no timeline"},
       {"describe " + (dir / "nothere.toml").string(), "no such scenario file"},
+      {"run " + ok + " --out " + (dir / "taken").string(),
+       "ok.md is a folder, expected a file this run can write"},
       {"reproduce --readme-only --out " + (dir / "none").string(),
        "--readme-only renders the results already"},
   };
@@ -107,6 +110,7 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
   EXPECT_FALSE(fs::exists(dir / "t.json"));
   EXPECT_FALSE(fs::exists(dir / "never")) << "--resume made the --out folder it had nothing to resume in";
   EXPECT_FALSE(fs::exists(dir / "none"));
+  EXPECT_FALSE(fs::exists(dir / "taken" / "ok.csv")) << "ran although its report could not be written";
 }
 
 TEST(SimCliErrors, HelpExplainsEveryCommand) {
