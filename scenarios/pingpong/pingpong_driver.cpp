@@ -9,7 +9,9 @@
 #include "sim/study/metrics.h"
 #include "sim/study/study.h"
 
-namespace perflab {
+// Its own namespace, as every study's: the build compiles scenarios/ in batches (unity build,
+// CMakeLists.txt), where the anonymous namespaces of two studies' files would be one.
+namespace perflab::pingpong_study {
 namespace {
 
 enum class Fault { kNone, kAbort, kHang };
@@ -103,4 +105,4 @@ Study pingpong_study() {
 const StudyRegistration registration(pingpong_study);
 
 }  // namespace
-}  // namespace perflab
+}  // namespace perflab::pingpong_study

@@ -4,12 +4,17 @@ each study's submodule can be imported by its extension name."""
 import importlib
 import inspect
 import types
+from pathlib import Path
 
 import pytest
 
 import perflab.models
 
-STUDIES = ["dispatcher", "prefetch", "share", "pipe"]
+# Every study with bindings (analysis/module/models_<study>.cpp), found as CMake finds them: a new study's
+# bindings are checked without being listed here.
+STUDIES = sorted(path.stem.removeprefix("models_")
+                 for path in (Path(__file__).resolve().parents[2] / "analysis" / "module").glob("models_*.cpp"))
+assert STUDIES, "no analysis/module/models_*.cpp found"
 
 
 def public_members(module):
