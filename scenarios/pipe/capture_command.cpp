@@ -40,7 +40,8 @@ constexpr double kRunTimeout = 300;      // seconds, a whole child run
 
 struct Run {
   pipe::SameRun same;
-  uint64_t sim_reads = 0;
+  uint64_t sim_reads = 0;          // the model with the run's wake-ups as a series
+  uint64_t median_wake_reads = 0;  // with their median only, as the written scenario's Linux case runs
 };
 
 double median(std::vector<double> v) {
@@ -86,8 +87,12 @@ std::string scenario_text(const std::string& name, const std::string& trace, con
   t << "# Written by `perflab capture pipe` from: " << on_one_line(command_line) << "\n"
     << "# Its captured writes on stdout (" << trace << ") replayed through every pump and pipe size.\n"
     << "# The Windows pumps take the study's calibrated reader costs and both explanations (poll-tick,\n"
-    << "# completion-delay) with the control (none); the Linux pump takes the wake latency and read cost\n"
-    << "# measured in the captured run. Run: perflab run " << name << ".toml\n"
+    << "# completion-delay) with the control (none); the Linux pump takes the median wake-up and the read "
+       "cost\n"
+    << "# measured in the captured run (the median only, not the run's series of wake-ups: its reads are "
+       "the\n"
+    << "# capture's 'model, median wake-up only' column, not its 'model' one). Run: perflab run " << name
+    << ".toml\n"
     << "[scenario]\nname = \"pipe-" << name << "\"\nstudy = \"pipe\"\nengine = \"sim\"\n"
     << "description = \"" << name << "'s writes through every pump and pipe size\"\nseeds = 3\nseed = 1\n\n"
     << "[network]\nlatency = \"constant(0ms)\"\nbandwidth = \"1GBps\"\n\n"
@@ -154,9 +159,7 @@ int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
                       "; the end of its stderr:" + last_lines(stderr_file, 10));
   };
   std::map<size_t, std::vector<Run>> by_size;
-  std::printf(
-      "| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake latency "
-      "| read cost |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  bool header_printed = false;  // printed with the first row: a command that fails at once shows no table
   for (int round = 0; round < options.runs; ++round) {
     for (size_t size : sizes) {
       pipe::RealPumpOptions o;
@@ -183,12 +186,26 @@ int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
       if (!same.ok()) return failed(": " + same.status().message());
       auto sim = pipe::replay_same_run(*same);
       if (!sim.ok()) return fail_input(what + command_line + ": " + sim.status().message());
-      std::printf("| %d | %zu B | %llu | %.0f | %llu | %.3f | %.2f us | %.2f us + %.3f ns/B |\n", round + 1,
-                  size, static_cast<unsigned long long>(real->reads),
+      auto at_median = pipe::replay_same_run(*same, pipe::WakeModel::kMedian);
+      if (!at_median.ok()) return fail_input(what + command_line + ": " + at_median.status().message());
+      if (!header_printed) {
+        std::printf(
+            "| run | pipe asked | kernel: reads | bytes per read | model: reads | model / kernel | wake-up "
+            "(median) | read cost |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        header_printed = true;
+      }
+      char wake[64];
+      if (same->wake_samples == 0) {
+        std::snprintf(wake, sizeof wake, "none sampled");
+      } else {
+        std::snprintf(wake, sizeof wake, "%.2f us of %zu", 1e6 * same->wake_latency, same->wake_samples);
+      }
+      std::printf("| %d | %zu B | %llu | %.0f | %llu | %.3f | %s | %.2f us + %.3f ns/B |\n", round + 1, size,
+                  static_cast<unsigned long long>(real->reads),
                   static_cast<double>(real->bytes) / static_cast<double>(real->reads),
                   static_cast<unsigned long long>(sim->reads),
-                  static_cast<double>(sim->reads) / static_cast<double>(real->reads),
-                  1e6 * same->wake_latency, 1e6 * same->read_c0, 1e9 * same->read_c1);
+                  static_cast<double>(sim->reads) / static_cast<double>(real->reads), wake,
+                  1e6 * same->read_c0, 1e9 * same->read_c1);
       std::fflush(stdout);
       if (real->unrecorded_bytes > 0) {
         std::fprintf(
@@ -198,7 +215,7 @@ int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
             static_cast<unsigned long long>(real->unrecorded_bytes),
             static_cast<unsigned long long>(real->bytes));
       }
-      by_size[size].push_back({*same, sim->reads});
+      by_size[size].push_back({*same, sim->reads, at_median->reads});
       // The gap, in slices short enough that Ctrl-C or SIGTERM is seen at once.
       for (double left = *gap; left > 0 && !InterruptGuard::interrupted(); left -= 0.05)
         std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
@@ -207,14 +224,16 @@ int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
   }
 
   std::printf(
-      "\n| pipe asked | runs | kernel: reads (median) | model: reads (median) | trace |\n"
-      "|---:|---:|---:|---:|---|\n");
+      "\n| pipe asked | runs | kernel: reads (median) | model: reads (median) | model, median wake-up only: "
+      "reads (median) | trace |\n"
+      "|---:|---:|---:|---:|---:|---|\n");
   for (size_t size : sizes) {
     std::vector<Run>& all = by_size[size];
-    std::vector<double> real_reads, sim_reads;
+    std::vector<double> real_reads, sim_reads, median_wake_reads;
     for (const Run& r : all) {
       real_reads.push_back(static_cast<double>(r.same.real_reads));
       sim_reads.push_back(static_cast<double>(r.sim_reads));
+      median_wake_reads.push_back(static_cast<double>(r.median_wake_reads));
     }
     std::vector<Run> sorted = all;
     std::sort(sorted.begin(), sorted.end(),
@@ -231,8 +250,8 @@ int capture_pipe(const CaptureFlags& flags, const PipeCaptureOptions& options) {
     if (size == sizes.front()) {
       std::ofstream(folder.staged(name + ".toml")) << scenario_text(name, file, chosen.same, command_line);
     }
-    std::printf("| %zu B | %zu | %.0f | %.0f | %s |\n", size, all.size(), median(real_reads),
-                median(sim_reads), file.c_str());
+    std::printf("| %zu B | %zu | %.0f | %.0f | %.0f | %s |\n", size, all.size(), median(real_reads),
+                median(sim_reads), median(median_wake_reads), file.c_str());
   }
   fs::remove(stderr_file);
   if (InterruptGuard::interrupted()) return capture_interrupted("capture pipe");
