@@ -74,4 +74,5 @@ cd "$work"
   "$java" -cp "$classpath" org.eclipse.jgit.pgm.Main clone "$src" "$work/dst"
 [ -f "$work/dst/README.md" ] || { echo "capture-trace.sh: the clone produced no work tree" >&2; exit 1; }
 cp "$work/capture/jgit-clone.classload.log" "$work/capture/jgit-clone.classpath" "$out_dir/"
-echo "copied jgit-clone.classload.log and jgit-clone.classpath to $out_dir"
+echo "copied jgit-clone.classload.log and jgit-clone.classpath to $out_dir; the scenario the capture printed"
+echo "was in a scratch folder, now removed: scenarios/prefetch/jgit-clone.toml is the one that reads these files"
