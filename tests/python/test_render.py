@@ -106,3 +106,13 @@ def test_bad_input_is_an_error(tmp_path):
     assert missing.returncode == 2 and "no such folder" in missing.stderr
     assert render("--bogus", check=False).returncode == 2
     assert render("--help", check=False).returncode == 0
+
+
+def test_the_index_says_when_results_are_newer_than_the_recorded_check():
+    from perflab_site import pages
+    check = {"result": "passed", "scope": "quick, every study", "date": "2026-12-02T11:37:53Z",
+             "commit": "b0ee5123b216a503", "host": "a host"}
+    later = pages.index_html([], check, "", newest_results="2026-12-05T02:10:00Z")
+    assert 'class="check stale"' in later and "were not checked" in later
+    earlier = pages.index_html([], check, "", newest_results="2026-12-01T00:00:00Z")
+    assert 'class="check pass"' in earlier and "were not checked" not in earlier

@@ -43,7 +43,8 @@ def build(results: Path, scenarios_dir: Path, studies: list = None) -> list:
         (results / f"{site.study}.html").write_text(html)
         written.append(results / f"{site.study}.html")
     check = data.read_key_values(results / "check.txt")
-    (results / "index.html").write_text(pages.index_html(studies, check, nav, history))
+    newest = max((s.meta.get("date", "") for site in studies for s in site.scenarios), default="")
+    (results / "index.html").write_text(pages.index_html(studies, check, nav, history, newest))
     written.append(results / "index.html")
     written.append(readme.write(results, studies, svgs_of))
     return written

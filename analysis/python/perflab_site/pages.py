@@ -305,9 +305,11 @@ class StudySite:
             out.append("</div>")
         fixed = s.fixed
         if fixed:
+            def shown(v):  # -1 or empty: a knob left to the study's own default (is_unset_label, params.h)
+                text = value_text(python_value(v))
+                return "(the study's default)" if text in ("", "-1", "nan") else text
             out.append("<details><summary>Parameters of the run (the same at every point)</summary>" +
-                       table(["parameter", "value"],
-                             [[escape(k), escape(value_text(python_value(v)))] for k, v in fixed.items()], 2) +
+                       table(["parameter", "value"], [[escape(k), escape(shown(v))] for k, v in fixed.items()], 2) +
                        "</details>")
         if s.varying:
             out.append("<p class=\"note\">Swept: " + ", ".join(
@@ -486,7 +488,9 @@ def quick_summary_note(results: Path) -> str:
             f"validate-summary.md\">validate-quick/validate-summary.md</a> ({escape(runs)}).</p>")
 
 
-def index_html(studies: list, check: dict, nav: str, history: bool = False) -> str:
+def index_html(studies: list, check: dict, nav: str, history: bool = False, newest_results: str = "") -> str:
+    """newest_results: the latest run date among the results' .meta records (ISO 8601, UTC), to tell a
+    check recorded before them from one that saw them."""
     body = ["<h1>perflab results</h1>",
             "<p>Each study reruns a famous performance fix on its real implementation, against simulated "
             "networks and the real CPU, beside the numbers its pull request or ticket published. Written by "
@@ -495,12 +499,15 @@ def index_html(studies: list, check: dict, nav: str, history: bool = False) -> s
             "<code>results/</code>).</p>"]
     if check:
         passed = check.get("result") == "passed"
+        stale = newest_results > check.get("date", "")  # both "YYYY-MM-DDTHH:MM:SSZ"
         scope = check.get("scope", "")
-        body.append(f"<p class=\"check {'pass' if passed else 'fail'}\">Last <code>perflab check</code>: "
-                    f"<b>{escape(check.get('result', '?'))}</b>" + escape(
+        body.append(f"<p class=\"check {'stale' if stale else 'pass' if passed else 'fail'}\">Last "
+                    f"<code>perflab check</code>: <b>{escape(check.get('result', '?'))}</b>" + escape(
                         f" ({scope}) on {check.get('date', '?')}, commit {check.get('commit', '?')[:12]}"
                         f"{' with uncommitted changes' if check.get('dirty') == 'true' else ''}, "
-                        f"{check.get('host', check.get('machine', '?'))}") + "</p>")
+                        f"{check.get('host', check.get('machine', '?'))}") +
+                    (escape(f"; results written since (the newest on {newest_results}) were not checked: "
+                            "rerun perflab check --record") if stale else "") + "</p>")
     else:
         body.append("<p class=\"check\">No <code>perflab check</code> recorded here "
                     "(<code>perflab check --record</code> writes results/check.txt).</p>")
