@@ -33,6 +33,7 @@
 #include "sim/report/validation_report.h"
 #include "sim/runner/run_outputs.h"
 #include "sim/scenario/calibration_scenario.h"
+#include "sim/stats/median_interval.h"
 #include "sim/stats/stats.h"
 #include "sim/text/value_format.h"
 
@@ -217,8 +218,8 @@ StudyOutcome sim_against_real(const fs::path& file, const std::vector<Override>&
   }
   input.notes.push_back(
       fmt::format("{} seeds per point, the same in both engines; real: median of {} spaced "
-                  "repetitions, its 95% order-statistic interval",
-                  real->seeds, spec.repetitions));
+                  "repetitions, its order-statistic interval (it covers the median {:.1f}% of the time)",
+                  real->seeds, spec.repetitions, 100 * median_interval_coverage(spec.repetitions)));
   auto unquoted = [](const std::string& value) {
     return value.size() >= 2 && (value.front() == '\'' || value.front() == '"')
                ? value.substr(1, value.size() - 2)
@@ -282,8 +283,9 @@ StudyOutcome same_run(const fs::path& file, const std::vector<Override>& overrid
   input.notes.push_back(
       fmt::format("same run: the model replays each real run ({} engine, {} passes); "
                   "sim = the model's median over the passes, real = the real median with its "
-                  "95% order-statistic interval; {}",
-                  engine_name(scenario.engine), spec.repetitions, join(pairs, "; ")));
+                  "order-statistic interval (it covers the median {:.1f}% of the time); {}",
+                  engine_name(scenario.engine), spec.repetitions,
+                  100 * median_interval_coverage(spec.repetitions), join(pairs, "; ")));
   for (const auto& [key, value] : spec.calibration) {
     input.notes.push_back("calibration (the model's side): " + key.substr(key.find('.') + 1) + " = " + value +
                           measured_by(spec, key));
@@ -329,6 +331,8 @@ StudyOutcome validate_run(const PlannedRun& run) {
   input.notes.push_back(fmt::format(
       "wall time {:.0f} s, load average before {:.2f}, at the end {:.2f} on {} cores; started {}",
       seconds_since(start), load_before[0], load[0], std::thread::hardware_concurrency(), started));
+  // What made it, with --quick and --set as typed: a narrowed grid's report is told from the default one's.
+  input.notes.push_back("`" + current_provenance().command + "`: " + current_provenance().ran());
   auto report = make_validation_report(std::move(input));
   if (!report.ok()) {
     std::fprintf(stderr, "perflab: %s\n", report.status().message().c_str());
@@ -401,6 +405,21 @@ Status use_calibration_in_window(PlannedRun& run, const std::string& out,
   return Status::OK();
 }
 
+// A user's own [validate] table that names no calibration takes its study's (validate.toml's), as a file
+// without a table does: loosening a bound must not silently run the sim uncalibrated.
+Status inherit_study_calibration(ValidateSpec& spec, const Study& study) {
+  if (!spec.calibration.empty() || !spec.calibration_source.empty()) return Status::OK();
+  auto own = validation_file(study.name);
+  if (!own) return Status::OK();
+  auto loaded = load_scenario(*own, {});
+  if (!loaded.ok()) return loaded.status();
+  if (!loaded->validate) return Status::OK();
+  spec.calibration = loaded->validate->calibration;
+  spec.calibration_source = loaded->validate->calibration_source;
+  spec.calibrate_in_window = loaded->validate->calibrate_in_window;
+  return Status::OK();
+}
+
 // A user's own scenario (perflab validate FILE.toml) without a [validate] table: judged on duration_s at the
 // default criteria (docs/validation.md), with its study's own calibration (validate.toml's).
 Status default_validation(Scenario& scenario) {
@@ -418,15 +437,7 @@ Status default_validation(Scenario& scenario) {
     }
   }
   ValidateSpec spec;
-  if (auto own = validation_file(study.name)) {
-    auto loaded = load_scenario(*own, {});
-    if (!loaded.ok()) return loaded.status();
-    if (loaded->validate) {
-      spec.calibration = loaded->validate->calibration;
-      spec.calibration_source = loaded->validate->calibration_source;
-      spec.calibrate_in_window = loaded->validate->calibrate_in_window;
-    }
-  }
+  if (auto inherited = inherit_study_calibration(spec, study); !inherited.ok()) return inherited;
   scenario.validate = spec;
   return Status::OK();
 }
@@ -441,6 +452,9 @@ Result<PlannedRun> plan_run(std::string label, const fs::path& file, std::vector
   Scenario planned = std::move(loaded).value();
   if (!planned.validate && users_file) {
     if (auto defaults = default_validation(planned); !defaults.ok()) return defaults;
+  } else if (planned.validate && users_file && planned.study->calibration) {
+    if (auto inherited = inherit_study_calibration(*planned.validate, *planned.study); !inherited.ok())
+      return inherited;
   }
   if (!planned.validate)
     return Status::Error(file.string() + ": no [validate] table, expected the criteria to judge by");
@@ -502,6 +516,13 @@ Result<std::vector<PlannedRun>> plan_file(const std::string& study, const fs::pa
   if (!plain.ok()) return plain.status();
   std::vector<Override> overrides;
   if (quick) overrides = plain->quick;
+  if (quick && plain->quick.empty()) {
+    std::fprintf(
+        stderr,
+        "validate %s: note: %s has no [quick] table, so --quick runs its whole grid (%zu points x %d "
+        "seeds); narrow it with --set (docs/your-own-workload.md)\n",
+        study.c_str(), file.c_str(), plain->grid.size(), plain->seeds);
+  }
   overrides.insert(overrides.end(), sets.begin(), sets.end());
   const bool latency_set =
       std::any_of(sets.begin(), sets.end(), [](const Override& o) { return o.key == "network.latency"; });
@@ -593,13 +614,17 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     }
   }
   if (!out.empty()) {
-    if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());
+    if (auto writable = check_writable(out, true, "--out"); !writable.ok())
+      return fail_input(writable.message());
   }
   std::vector<PlannedRun> plan;  // every check that needs no run, for every study, before the first run
   for (const auto& name : chosen) {
     auto runs = plan_study(name, quick, overrides);
     if (!runs.ok()) return fail_input(runs.status().message());
     for (auto& run : runs.value()) plan.push_back(std::move(run));
+  }
+  if (!out.empty()) {  // made once every input is good: a refused run leaves no empty folder behind
+    if (auto writable = writable_folder(out); !writable.ok()) return fail_input(writable.message());
   }
   print_stated_time(plan, quick, !overrides.empty());
   if (out.empty()) {

@@ -217,7 +217,9 @@ Result<ValidationReport> make_validation_report(ValidationInput input) {
                       metric.points[n].sim / metric.points[d].sim,
                       metric.points[n].real_median / metric.points[d].real_median};
         add(name, r.group.empty() ? "the pair" : r.group, std::abs(r.difference()), bounds.ratio_tolerance,
-            fmt::format("sim {:.3f}, real {:.3f} ({:+.1f}%)", r.sim, r.real, 100 * r.difference()));
+            // Significant digits: a ratio of 0.003 and one of 0.0037 must not both read "0.003".
+            fmt::format("sim {}, real {} ({:+.1f}%)", format_number(r.sim, 4), format_number(r.real, 4),
+                        100 * r.difference()));
         metric.ratios.push_back(std::move(r));
       }
     }

@@ -18,7 +18,19 @@ double binomial_half_cdf(int n, int k) {
   return total;
 }
 
+// The largest k with P(X < k) <= 2.5%: [x_(k), x_(n+1-k)] (1-based) covers the median with >= 95%;
+// at least k = 1, [min, max], when no k does.
+int interval_rank(int n) {
+  int k = 1;
+  while (k + 1 <= n / 2 && binomial_half_cdf(n, k) <= 0.025) ++k;
+  return k;
+}
+
 }  // namespace
+
+double median_interval_coverage(int n) {
+  return n <= 1 ? 0 : 1 - 2 * binomial_half_cdf(n, interval_rank(n) - 1);
+}
 
 MedianInterval median_interval(std::vector<double> xs) {
   std::sort(xs.begin(), xs.end());
@@ -26,10 +38,7 @@ MedianInterval median_interval(std::vector<double> xs) {
   if (n == 0) return {NAN, NAN, NAN};
   double median = n % 2 == 1 ? xs[static_cast<size_t>(n / 2)]
                              : (xs[static_cast<size_t>(n / 2 - 1)] + xs[static_cast<size_t>(n / 2)]) / 2;
-  // The largest k with P(X < k) <= 2.5%: [x_(k), x_(n+1-k)] (1-based) covers the median with >= 95%;
-  // at least k = 1, [min, max], when no k does.
-  int k = 1;
-  while (k + 1 <= n / 2 && binomial_half_cdf(n, k) <= 0.025) ++k;
+  const int k = interval_rank(n);
   return {median, xs[static_cast<size_t>(k - 1)], xs[static_cast<size_t>(n - k)]};
 }
 

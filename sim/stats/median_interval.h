@@ -11,5 +11,7 @@ struct MedianInterval {
   double median, low, high;
 };
 MedianInterval median_interval(std::vector<double> xs);
+// How often median_interval's interval of n values covers the true median (0.9375 at n = 5, 0.965 at 15).
+double median_interval_coverage(int n);
 
 }  // namespace perflab

@@ -85,8 +85,15 @@ TEST(ValidateInputs, AnOutputFolderThatCannotBeWrittenIsRefusedBeforeRunning) {
   write_file(dir / "file", "");
   auto r = run_perflab("validate share --out " + (dir / "file" / "sub").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("cannot create the output folder"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/file is not a folder"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("real passes"), std::string::npos) << "ran before refusing: " << r.err;
+}
+
+TEST(ValidateInputs, ARefusedValidationLeavesNoOutputFolderBehind) {
+  TempDir dir;
+  auto r = run_perflab("validate nosuchstudy --quick --out " + (dir / "new").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(fs::exists(dir / "new")) << r.err;
 }
 
 TEST(ValidateInputs, ARatioNamingNoColumnIsAConfigurationError) {
