@@ -607,7 +607,10 @@ int cmd_validate(const std::vector<std::string>& studies, bool quick, const std:
     }
     overrides.push_back(*o);
   }
-  std::vector<std::string> chosen = studies;
+  std::vector<std::string> chosen;
+  for (const auto& name : studies) {  // a study named twice is validated once: its report has one name
+    if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) chosen.push_back(name);
+  }
   if (chosen.empty()) {
     for (const Study* study : all_studies()) {
       if (validation_file(study->name)) chosen.push_back(study->name);
