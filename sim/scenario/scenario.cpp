@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include "models/common/printable.h"
@@ -241,9 +242,10 @@ struct Loader {
       for (const auto& [key, value] : in_file_order(*table)) {
         std::ostringstream text;
         value->visit([&text](const auto& v) { text << v; });
+        const std::string dotted = fmt::format("{}.{}", section, key);
         scenario.quick.push_back(
-            {section + "." + key, text.str(),
-             where_of(file, *value) + ": [quick] " + section + "." + key + " = " + text.str()});
+            {dotted, text.str(),
+             fmt::format("{}: [quick] {} = {}", where_of(file, *value), dotted, text.str())});
       }
     }
     return Status::OK();
