@@ -389,8 +389,10 @@ struct Loader {
         if (!v.ok()) return v.status();
         for (const ParamValue& before : values) {
           if (same_value(before, *v)) {
-            return error_at(at.where, "sweep \"" + key + "\" lists " + v->text + " twice" +
-                                          (before.text == v->text ? "" : " (as " + before.text + ")") +
+            const std::string twice = before.text == v->text
+                                          ? v->text + " twice"
+                                          : "the same value twice (" + before.text + " and " + v->text + ")";
+            return error_at(at.where, "sweep \"" + key + "\" lists " + twice +
                                           ", expected each value once (--seeds repeats a point)");
           }
         }
