@@ -87,8 +87,10 @@ Criterion rank_criterion(const RankAgreement& rank, double bound) {
   if (rank.testable < kMinTestablePairs) {
     c.detail = fmt::format(
         "order not testable: the sim separates {} pair(s) by more than the real 95% interval (needs {}); "
-        "the other pairs' order is real noise",
-        rank.testable, kMinTestablePairs);
+        "{}",
+        rank.testable, kMinTestablePairs,
+        rank.testable == 0 ? "every pair's order is within the real runs' noise"
+                           : "the other pairs' order is within the real runs' noise");
     return c;
   }
   c.value = rank.tau;
