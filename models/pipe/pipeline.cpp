@@ -19,14 +19,14 @@ Status validate(const PipelineOptions& o) {
   }
   if (o.pipe_buffer == 0) return Status::Error("pipe_buffer must be at least 1 byte, got 0");
   if (o.reader.read_size == 0) return Status::Error("read_size must be at least 1 byte, got 0");
-  if (o.reader.handler_c0 < 0 || o.reader.handler_c1 < 0) {
+  if (!(o.reader.handler_c0 >= 0) || !(o.reader.handler_c1 >= 0)) {  // NaN fails too
     return Status::Error("handler_c0 and handler_c1 must be >= 0");
   }
   if (!(o.reader.wake_latency >= 0)) return Status::Error("wake_latency must be >= 0 s");
   if (windows && o.mechanism == Mechanism::kPollTick && !(o.timer_resolution > 0)) {
     return Status::Error("timer_resolution must be > 0 with mechanism = \"poll-tick\"");
   }
-  if (o.timer_phase < 0 || (o.timer_resolution > 0 && o.timer_phase >= o.timer_resolution)) {
+  if (!(o.timer_phase >= 0) || (o.timer_resolution > 0 && o.timer_phase >= o.timer_resolution)) {
     return Status::Error("timer_phase must be in [0, timer_resolution)");
   }
   switch (o.writer) {

@@ -85,6 +85,8 @@ def test_bad_parameters_are_value_errors_with_the_models_message():
         pipe.run_pipeline(mechanism="tick", transfer_bytes=1)
     with pytest.raises(ValueError, match="cannot read"):
         pipe.run_pipeline(writer="trace", trace="/nonexistent/trace.csv")
+    with pytest.raises(ValueError, match="timer_phase must be in"):  # NaN is not in the range either
+        pipe.run_pipeline(timer_phase=float("nan"), transfer_bytes="1MiB")
 
 
 def test_an_exception_in_the_delay_callable_is_raised_by_run_pipeline():

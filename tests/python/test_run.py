@@ -36,6 +36,24 @@ def test_run_equals_the_cli_csv(tmp_path, cli):
         frame = perflab.run(scenario, jobs=2, progress=False)
         pd.testing.assert_frame_equal(frame, expected)
     assert frame.attrs["perflab"]["param_columns"][:3] == ["requests", "request_size", "reply_size"]  # study order
+    # Every number is the double the CLI's text names, not one unit in the last place away (pandas' default
+    # float parser is not exact, and a comparison through it would not see that).
+    text = pd.read_csv(tmp_path / "out" / "pp.csv", dtype=str, keep_default_na=False)
+    for column in ("duration_s", "rtt_mean_s"):
+        assert [float(v) for v in text[column]] == frame[column].tolist(), column
+    summary = pd.read_csv(tmp_path / "out" / "pp.summary.csv", dtype=str, keep_default_na=False)
+    assert [float(v) for v in summary["duration_s_mean"]] == perflab.summarize(frame)["duration_s_mean"].tolist()
+
+
+def test_numpy_values_are_taken_as_python_ones_and_a_selection_summarizes():
+    import numpy as np
+    frame = perflab.run(PINGPONG, set={"params.request_size": np.array("2KiB"), "sweep.requests": np.array([1, 10])},
+                        seeds=np.int64(2), jobs=np.int64(2), progress=False)
+    assert sorted(frame["requests"].unique()) == [1, 10] and frame["seed"].nunique() == 2
+    picked = perflab.summarize(frame[["requests", "reply_size", "seed", "duration_s", "error"]])
+    assert "duration_s_mean" in picked and "rtt_mean_s_mean" not in picked
+    with pytest.raises(TypeError, match="expected the DataFrame"):
+        perflab.summarize({"requests": [1]})
 
 
 def test_read_results_drops_a_byte_order_mark(tmp_path, cli):

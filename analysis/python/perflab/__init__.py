@@ -9,6 +9,7 @@ summarise and fit them, and poke at the bound C++ models (perflab.models).
 The C++ core is the _perflab extension, built into build/python/ by the README's set-up; when PYTHONPATH
 does not name a build, the package takes its own checkout's build/python."""
 
+import os
 import pathlib
 import sys
 
@@ -77,10 +78,14 @@ def describe(name: str) -> dict:
     prints it), its study's schema plus "scenario", "points", "seeds" and "cases" (what cases= narrows).
     Raises ValueError for a name that is neither."""
     scenario = None
+    name = os.path.expanduser(os.fspath(name))  # a pathlib.Path or "~/…" names a file as run() takes it
     if name not in _perflab.studies():
+        looks_like_a_file = "/" in name or name.endswith(".toml")
         try:
             file = _perflab.find_scenario_file(name)
         except ValueError:
+            if looks_like_a_file:
+                raise  # a missing file, not a misspelt study
             file = None  # neither: the error below names the studies there are
         if file is not None:
             scenario = _perflab.load_scenario(file, [])  # a malformed file raises its own error

@@ -17,11 +17,20 @@ def result_columns(columns) -> tuple:
     return split["params"], split["metrics"]
 
 
+def _frame(df, function: str) -> pd.DataFrame:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{function}: got a {type(df).__name__}, expected the DataFrame of perflab.run or "
+                        "perflab.read_results")
+    return df
+
+
 def columns_of(df: pd.DataFrame):
-    """(parameter columns, metric columns) of a run's DataFrame (or what perflab.run recorded in df.attrs)."""
-    info = df.attrs.get("perflab")
+    """(parameter columns, metric columns) of a run's DataFrame (or what perflab.run recorded in df.attrs,
+    less the columns a selection has dropped since)."""
+    info = _frame(df, "columns_of").attrs.get("perflab")
     if info:
-        return list(info["param_columns"]), list(info["metrics"])
+        present = set(df.columns)
+        return ([c for c in info["param_columns"] if c in present], [m for m in info["metrics"] if m in present])
     if "seed" not in df.columns:
         raise ValueError("not a perflab run: no \"seed\" column, expected the DataFrame of perflab.run or a "
                          "results CSV read with perflab.read_results")
@@ -32,10 +41,13 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     """The per-point summary of a run: for each grid point (its parameter columns), "runs" and "failed",
     then for each metric its mean, 95% Student-t interval (ci95_low, ci95_high), min and max over the
     successful seeds: the columns of the CLI's <name>.summary.csv."""
-    params, metrics = columns_of(df)
+    params, metrics = columns_of(_frame(df, "summarize"))
     ok = df["error"].fillna("") == "" if "error" in df.columns else pd.Series(True, index=df.index)
     records = []
-    for key, group in df.groupby(params, sort=False, dropna=False):
+    # One column is grouped by as itself (pandas warns on a one-item list); none is one group, the run.
+    groups = df.groupby(params if len(params) > 1 else params[0], sort=False, dropna=False) if params \
+        else [((), df)]
+    for key, group in groups:
         key = key if isinstance(key, tuple) else (key,)
         record = dict(zip(params, key))
         good = group[ok[group.index]]
@@ -69,11 +81,14 @@ class Fit:
 
 def _points(df: pd.DataFrame, x: str, y: str):
     for column in (x, y):
-        if column not in df.columns:
+        if column not in _frame(df, "a fit").columns:
             raise ValueError(f"no column \"{column}\", expected one of {', '.join(map(str, df.columns))}")
+        if not pd.api.types.is_numeric_dtype(df[column]):
+            raise ValueError(f"column \"{column}\" is not numeric ({df[column].dtype}), expected numbers: sizes "
+                             "in bytes, durations in seconds, as perflab.run gives them")
     ok = df["error"].fillna("") == "" if "error" in df.columns else pd.Series(True, index=df.index)
-    xs = pd.to_numeric(df.loc[ok, x], errors="coerce").to_numpy(dtype=float)
-    ys = pd.to_numeric(df.loc[ok, y], errors="coerce").to_numpy(dtype=float)
+    xs = pd.to_numeric(df.loc[ok, x], errors="coerce").astype(float).to_numpy(dtype=float, na_value=np.nan)
+    ys = pd.to_numeric(df.loc[ok, y], errors="coerce").astype(float).to_numpy(dtype=float, na_value=np.nan)
     keep = np.isfinite(xs) & np.isfinite(ys)
     return xs[keep].tolist(), ys[keep].tolist()
 

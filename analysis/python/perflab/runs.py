@@ -12,7 +12,7 @@ import pandas as pd
 import _perflab
 
 from .rows import progress_shown, run_rows
-from .scenario_source import source_of
+from .scenario_source import source_of, whole_number
 
 
 def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, cases=None) -> pd.DataFrame:
@@ -37,8 +37,9 @@ def run(scenario, set=None, seeds=None, jobs=None, client=None, progress=True, c
     source = source_of(scenario, set, seeds, cases)
     loaded = source.load()
     progress = progress and progress_shown()
-    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
+    if jobs is not None and (not whole_number(jobs) or jobs < 1):
         raise ValueError(f"jobs={jobs!r} is not valid, expected an integer >= 1")
+    jobs = None if jobs is None else int(jobs)
     if client is not None:
         from .distributed import client_of, run_rows_on  # Dask is imported only when a client is given
 
@@ -71,7 +72,9 @@ def frame_of(scenario, rows: list) -> pd.DataFrame:
 def read_csv_text(text: str) -> pd.DataFrame:
     """A perflab CSV as a DataFrame: numbers as numbers; "error" is None for a good row, so
     df[df.error.notna()] are the failed runs."""
-    frame = pd.read_csv(io.StringIO(text))
+    # round_trip: each float is the double the CSV's shortest text names, as the CLI wrote it (pandas' default
+    # parser can land one unit in the last place away, and then summarize() differs from .summary.csv).
+    frame = pd.read_csv(io.StringIO(text), float_precision="round_trip")
     if "error" in frame.columns:
         errors = frame["error"].astype(object)
         frame["error"] = errors.where(errors.notna() & (errors.astype(str) != ""), None)

@@ -4,6 +4,7 @@ the very same scenario the client did; loading is deterministic, so both expand 
 
 import json
 import math
+import numbers
 import os
 from dataclasses import dataclass, field
 from typing import Optional
@@ -11,6 +12,12 @@ from typing import Optional
 import _perflab
 
 DICT_ORIGIN = "<scenario dict>"
+SET_ORIGIN = "set="
+
+
+def whole_number(value) -> bool:
+    """An int, or NumPy's (np.int64 from a DataFrame), but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and type(value).__name__ != "bool_"
 
 
 @dataclass(frozen=True)
@@ -33,13 +40,15 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
         raise ValueError(f"set={set!r} is not valid, expected a dict of overrides, e.g. "
                          "{\"params.prune_threshold\": 2, \"sweep.prefetch_depth\": [0, 1, 500]}")
     for key, value in (set or {}).items():
-        sets.append(f"{key}={toml_value(value, key)}")
+        sets.append(f"{key}={toml_value(value, key, SET_ORIGIN)}")
     if seeds is not None:
-        if not isinstance(seeds, int) or isinstance(seeds, bool) or seeds < 1:
+        if not whole_number(seeds) or seeds < 1:
             raise ValueError(f"seeds={seeds!r} is not valid, expected an integer >= 1")
-        sets.append(f"scenario.seeds={seeds}")
+        sets.append(f"scenario.seeds={int(seeds)}")
     if isinstance(cases, str):
         cases = [cases]
+    if cases is not None and not isinstance(cases, (list, tuple)):
+        raise ValueError(f"cases={cases!r} is not valid, expected a list of [[case]] names")
     for name in cases or []:
         if not isinstance(name, str):
             raise ValueError(f"cases: {name!r} is not a case name, expected a list of [[case]] names")
@@ -47,16 +56,24 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     if isinstance(scenario, dict):
         return ScenarioSource(text=dict_to_toml(scenario), dir=os.getcwd(), sets=tuple(sets))
     if isinstance(scenario, (str, os.PathLike)):
-        return ScenarioSource(file=_perflab.find_scenario_file(os.fspath(scenario)), sets=tuple(sets))
+        path = os.path.expanduser(os.fspath(scenario))
+        return ScenarioSource(file=_perflab.find_scenario_file(path), sets=tuple(sets))
     raise ValueError(f"scenario must be a path, a shipped scenario's name or a dict, got {type(scenario).__name__}")
 
 
-def toml_value(value, key: str) -> str:
-    """One Python value as a TOML value; ValueError naming `key` for what TOML cannot hold."""
+def toml_value(value, key: str, origin: str = DICT_ORIGIN) -> str:
+    """One Python value as a TOML value (NumPy's numbers and arrays as Python's); ValueError naming `key` for
+    what TOML cannot hold."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # np.int64, np.bool_, np.ndarray
+        value = value.tolist()
+    if isinstance(value, range):
+        value = list(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        value = float(value)
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"
@@ -66,8 +83,8 @@ def toml_value(value, key: str) -> str:
     if isinstance(value, str):
         return json.dumps(value)  # a TOML basic string: JSON's escapes are valid TOML
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v, key) for v in value) + "]"
-    raise ValueError(f"{DICT_ORIGIN}: \"{key}\" has a {type(value).__name__} value, "
+        return "[" + ", ".join(toml_value(v, key, origin) for v in value) + "]"
+    raise ValueError(f"{origin}: \"{key}\" has a {type(value).__name__} value, "
                      f"expected a string, number, boolean or list")
 
 
