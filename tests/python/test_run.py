@@ -45,6 +45,15 @@ def test_run_equals_the_cli_csv(tmp_path, cli):
     assert [float(v) for v in summary["duration_s_mean"]] == perflab.summarize(frame)["duration_s_mean"].tolist()
 
 
+def test_a_plain_number_for_a_size_knob_is_bytes_as_the_dataframe_gives_it():
+    first = perflab.run(PINGPONG, set={"sweep.reply_size": ["1KiB", "64KiB"]}, seeds=1, progress=False)
+    again = perflab.run(PINGPONG, set={"sweep.reply_size": sorted(first["reply_size"].unique())}, seeds=1,
+                        progress=False)  # the DataFrame's own values, in bytes, passed back
+    pd.testing.assert_frame_equal(first, again)
+    written = {**PINGPONG, "params": {"request_size": 2048}}  # a dict scenario too
+    assert perflab.run(written, seeds=1, progress=False)["request_size"].unique().tolist() == [2048]
+
+
 def test_numpy_values_are_taken_as_python_ones_and_a_selection_summarizes():
     import numpy as np
     frame = perflab.run(PINGPONG, set={"params.request_size": np.array("2KiB"), "sweep.requests": np.array([1, 10])},

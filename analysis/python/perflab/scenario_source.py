@@ -33,13 +33,58 @@ class ScenarioSource:
         return _perflab.load_scenario_text(self.text, DICT_ORIGIN, self.dir, list(self.sets))
 
 
+# A knob's value as perflab.run's DataFrame gives it (sizes in bytes, durations in seconds, rates in bytes/s)
+# is taken back: a plain number for such a knob is written with its base unit, which the loader requires.
+BASE_UNITS = {"size": "B", "duration": "s", "rate": "Bps"}
+
+
+def knob_types(study) -> dict:
+    """{knob name: its type name} of a study; {} for a name that is none (the loader then says so)."""
+    try:
+        return {p["name"]: p["type"] for p in dict(_perflab.describe(study))["params"]}
+    except (ValueError, TypeError):
+        return {}
+
+
+def with_base_unit(value, type_name: str):
+    unit = BASE_UNITS.get(type_name)
+    if unit is None:
+        return value
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (list, tuple, range)):
+        return [with_base_unit(v, type_name) for v in value]
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
+        whole = float(value).is_integer() and abs(value) < 2 ** 53
+        return f"{int(value)}{unit}" if whole else f"{float(value)!r}{unit}"
+    return value
+
+
+def study_of(scenario, set) -> Optional[str]:
+    """The study a scenario (dict or file) runs, as far as can be told before loading it."""
+    if set and isinstance(set.get("scenario.study"), str):
+        return set["scenario.study"]
+    if isinstance(scenario, dict):
+        study = scenario.get("scenario", {}).get("study") if isinstance(scenario.get("scenario"), dict) else None
+        return study if isinstance(study, str) else None
+    try:
+        path = os.path.expanduser(os.fspath(scenario))
+        return _perflab.load_scenario(_perflab.find_scenario_file(path), []).study
+    except (ValueError, TypeError):
+        return None  # the load below reports what is wrong with it
+
+
 def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     """The ScenarioSource of a path, a shipped scenario's name or a dict, with --set style overrides."""
     sets = []
     if set is not None and not isinstance(set, dict):
         raise ValueError(f"set={set!r} is not valid, expected a dict of overrides, e.g. "
                          "{\"params.prune_threshold\": 2, \"sweep.prefetch_depth\": [0, 1, 500]}")
+    types = knob_types(study_of(scenario, set)) if set or isinstance(scenario, dict) else {}
     for key, value in (set or {}).items():
+        section, _, name = key.partition(".")
+        if section in ("params", "sweep"):
+            value = with_base_unit(value, types.get(name, ""))
         sets.append(f"{key}={toml_value(value, key, SET_ORIGIN)}")
     if seeds is not None:
         if not whole_number(seeds) or seeds < 1:
@@ -54,7 +99,7 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
             raise ValueError(f"cases: {name!r} is not a case name, expected a list of [[case]] names")
         sets.append(f"case={name}")  # the loader's --case NAME (sim/scenario/scenario.h kCaseKey)
     if isinstance(scenario, dict):
-        return ScenarioSource(text=dict_to_toml(scenario), dir=os.getcwd(), sets=tuple(sets))
+        return ScenarioSource(text=dict_to_toml(scenario, types), dir=os.getcwd(), sets=tuple(sets))
     if isinstance(scenario, (str, os.PathLike)):
         path = os.path.expanduser(os.fspath(scenario))
         return ScenarioSource(file=_perflab.find_scenario_file(path), sets=tuple(sets))
@@ -88,9 +133,12 @@ def toml_value(value, key: str, origin: str = DICT_ORIGIN) -> str:
                      f"expected a string, number, boolean or list")
 
 
-def dict_to_toml(scenario: dict) -> str:
+def dict_to_toml(scenario: dict, types: Optional[dict] = None) -> str:
     """A scenario dict ({"scenario": {...}, "params": {...}, "sweep": {...}, "case": [{...}]}) as TOML text;
-    the scenario loader then checks every key against the study's schema, as for a file."""
+    the scenario loader then checks every key against the study's schema, as for a file. `types` (knob name:
+    type) lets a size, duration or rate be a plain number in base units."""
+    types = types or {}
+    unit = lambda section, k, v: with_base_unit(v, types.get(k, "")) if section in ("params", "sweep", "case") else v
     lines = []
     for section, body in scenario.items():
         if section == "case" and isinstance(body, (list, tuple)):
@@ -98,11 +146,11 @@ def dict_to_toml(scenario: dict) -> str:
                 if not isinstance(case, dict):
                     raise ValueError(f"{DICT_ORIGIN}: every [[case]] must be a dict, got {type(case).__name__}")
                 lines.append("[[case]]")
-                lines += [f"{json.dumps(k)} = {toml_value(v, f'case.{k}')}" for k, v in case.items()]
+                lines += [f"{json.dumps(k)} = {toml_value(unit('case', k, v), f'case.{k}')}" for k, v in case.items()]
             continue
         if not isinstance(body, dict):
             raise ValueError(f"{DICT_ORIGIN}: \"{section}\" must be a dict (a table of the scenario file), "
                              f"got {type(body).__name__}")
         lines.append(f"[{json.dumps(section)}]")
-        lines += [f"{json.dumps(k)} = {toml_value(v, f'{section}.{k}')}" for k, v in body.items()]
+        lines += [f"{json.dumps(k)} = {toml_value(unit(section, k, v), f'{section}.{k}')}" for k, v in body.items()]
     return "\n".join(lines) + "\n"
