@@ -95,11 +95,26 @@ ClassNode node_from_tuple(const py::tuple& item) {
     throw py::value_error("from_nodes: a node is (name, jar, dependencies[, class_file_bytes]), got " +
                           std::string(py::repr(item)));
   }
+  // Each field's type said by name (pybind11's own cast error names no field).
+  const auto field = [&item](size_t i, const char* name, const char* expected, auto& into) {
+    try {
+      into = item[i].cast<std::remove_reference_t<decltype(into)>>();
+    } catch (const py::cast_error&) {
+      throw py::value_error(std::string("from_nodes: ") + name + " of " + std::string(py::repr(item)) +
+                            " is of type " + std::string(py::str(py::type::of(item[i]).attr("__name__"))) +
+                            ", expected " + expected);
+    }
+  };
   ClassNode node;
-  node.name = item[0].cast<std::string>();
-  node.jar = item[1].cast<int>();
-  node.dependencies = item[2].cast<std::vector<std::string>>();
-  if (item.size() == 4) node.class_file_bytes = item[3].cast<std::uint64_t>();
+  field(0, "the name", "a str", node.name);
+  field(1, "the JAR index", "an int", node.jar);
+  if (py::isinstance<py::str>(item[2])) {
+    throw py::value_error("from_nodes: the dependencies of " + std::string(py::repr(item)) +
+                          " are one str, expected a list of class names");
+  }
+  field(2, "the dependencies", "a list of class names", node.dependencies);
+  if (item.size() == 4)
+    field(3, "class_file_bytes", "an int (the class file's size in bytes)", node.class_file_bytes);
   return node;
 }
 
@@ -211,7 +226,9 @@ void bind_graph(py::module_& m) {
                 value_or_throw(DependencyGraph::FromNodes(std::move(nodes))));
           },
           py::arg("nodes"),
-          "A graph of hand-written classes, each (name, jar, dependencies[, class_file_bytes]); "
+          "A graph of hand-written classes, each (name, jar, dependencies[, class_file_bytes]): a str, an "
+          "int "
+          "JAR index, a list of class names, and the class file's size in bytes (an int); "
           "dependencies are sorted for you and may name classes that are not in the graph. ValueError on a "
           "duplicate name or a negative JAR index.")
       .def("__len__", &DependencyGraph::class_count, "How many classes the graph holds.")

@@ -185,3 +185,10 @@ def test_the_defaults_and_meanings_are_the_knobs():
     assert f'"{server.traversal}"' == knobs["traversal"]["default"]
     for name in ("prefetch_depth", "prune_threshold", "traversal"):
         assert knobs[name]["meaning"] in prefetch.fetch3.__doc__
+
+
+def test_a_hand_written_node_of_the_wrong_shape_names_its_field():
+    for node, words in ((("a.A", 0, ["a.B"], b"x" * 10), "class_file_bytes"), (("a", 0, "b"), "one str"),
+                        ((1, 0, []), "the name")):
+        with pytest.raises(ValueError, match=words):
+            prefetch.DependencyGraph.from_nodes([node])

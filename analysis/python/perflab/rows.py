@@ -60,6 +60,9 @@ def run_rows(source: ScenarioSource, tasks, jobs: int, progress_name=None, total
                 print(file=sys.stderr)
     if child.returncode == 130:
         raise KeyboardInterrupt
+    for line in errors.splitlines():  # what the CLI warns a user about (--jobs above the cores) reaches them
+        if line.startswith("perflab: warning:") or line.startswith("perflab: note:"):
+            print(line, file=sys.stderr)
     if child.returncode != 0:
         message = errors.strip().removeprefix("perflab: error: ")
         raise (ValueError if child.returncode == 2 else RuntimeError)(message or f"perflab rows: exit {child.returncode}")
