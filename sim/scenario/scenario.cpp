@@ -211,7 +211,7 @@ struct Loader {
       if (!timeout.ok()) return timeout.status();
       scenario.point_timeout_s = std::get<double>(timeout->typed);
       if (scenario.point_timeout_s <= 0) {
-        return error_at(where_of(file, *node),
+        return error_at(locate("scenario.point_timeout", *node).where,
                         "\"point_timeout\" = \"" + timeout->text +
                             "\" is not valid, expected a positive duration, e.g. \"30s\" "
                             "(leave it out for no limit)");

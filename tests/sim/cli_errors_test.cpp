@@ -91,6 +91,7 @@ TEST(SimCliErrors, BadInvocationsNameTheFlagAndExit2) {
       {"check prefetch --record", "--record keeps the verdict of the whole gate"},
       {"check prefetch --update --quick", "--update rewrites the committed results, which are whole runs"},
       {"run " + ok + " --out ''", "--out: an empty path is not valid"},
+      {"run " + ok + " --set 'scenario.point_timeout=\"0s\"'", "--set scenario.point_timeout=\"0s\": "},
       {"run " + ok + " --set 'sweep.requests=[1, 1]'", "sweep \"requests\" lists 1 twice"},
       {"run " + ok + " --set 'params.request_size=\"1e30B\"'", "too large, expected a size of at most"},
       {"run dispatcher/enqueue-burst --seeds 1 --timeline " + (dir / "t.json").string(),
