@@ -14,6 +14,7 @@
 
 #include "models/common/printable.h"
 #include "sim/cli/commands.h"
+#include "sim/engines/timeline.h"
 #include "sim/runner/dask_runner.h"
 #include "sim/runner/journal.h"
 #include "sim/runner/row_codec.h"
@@ -189,8 +190,8 @@ int execute(const Scenario& scenario, const RunFlags& flags, const std::optional
   }
   if (options.timeline && scenario.engine == Engine::kMicro) {
     return fail_input(
-        "--timeline: the micro engine keeps no timeline (it times whole repetitions); every "
-        "study's sim engine does");
+        std::string("--timeline: the micro engine keeps no timeline (it times whole repetitions); ") +
+        kEnginesWithATimeline);
   }
   if (options.timeline) {
     auto writable = check_writable(*options.timeline, false, "--timeline");

@@ -11,6 +11,10 @@
 
 namespace perflab {
 
+// Which engines record spans, for --timeline's errors (docs/commands.md says the same).
+inline constexpr const char* kEnginesWithATimeline =
+    "every sim engine keeps one, and so do the real engines of prefetch and share";
+
 class Timeline {
  public:
   // A span on `track` from start to end (simulated seconds). `detail` shows as the span's argument.

@@ -278,27 +278,37 @@ std::string point_label(const Scenario& scenario, size_t point) {
   return parts.empty() ? "point " + std::to_string(point) : join(parts);
 }
 
+namespace {
+
+// The tables write_outputs writes, in this order: every run, the summary, the report, and for the micro
+// engine every timed repetition.
+std::vector<std::filesystem::path> table_files(const Scenario& scenario, const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const char* suffix : {".csv", ".summary.csv", ".md"}) files.push_back(dir / (scenario.name + suffix));
+  if (scenario.engine == Engine::kMicro) files.push_back(dir / (scenario.name + ".repetitions.csv"));
+  return files;
+}
+
+}  // namespace
+
 Status write_outputs(const RunTable& table, const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status::Error(dir.string() + ": cannot create the output folder: " + ec.message());
-  const std::string stem = (dir / table.scenario->name).string();
-  for (auto [file, text] :
-       {std::pair{stem + ".csv", rows_csv(table)}, std::pair{stem + ".summary.csv", summary_csv(table)},
-        std::pair{stem + ".md", summary_markdown(table)}}) {
-    auto s = write_file(file, text);
+  const Scenario& scenario = *table.scenario;
+  std::vector<std::string> texts = {rows_csv(table), summary_csv(table), summary_markdown(table)};
+  if (scenario.engine == Engine::kMicro) texts.push_back(repetitions_csv(table));
+  const std::vector<std::filesystem::path> files = table_files(scenario, dir);
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto s = write_file(files[i], texts[i]);
     if (!s.ok()) return s;
   }
-  if (table.scenario->engine == Engine::kMicro)
-    return write_file(stem + ".repetitions.csv", repetitions_csv(table));
   return Status::OK();
 }
 
 std::vector<std::filesystem::path> output_files(const Scenario& scenario, const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> files;
-  for (const char* suffix : {".csv", ".summary.csv", ".md", ".meta", ".journal"})
-    files.push_back(dir / (scenario.name + suffix));
-  if (scenario.engine == Engine::kMicro) files.push_back(dir / (scenario.name + ".repetitions.csv"));
+  std::vector<std::filesystem::path> files = table_files(scenario, dir);
+  for (const char* suffix : {".meta", ".journal"}) files.push_back(dir / (scenario.name + suffix));
   return files;
 }
 

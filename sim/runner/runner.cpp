@@ -132,7 +132,7 @@ RunRow run_one(const Scenario& scenario, size_t point, int replication, const Po
   if (status.ok() && timeline_ptr != nullptr && timeline.size() == 0) {
     status = Status::Error(std::string("--timeline: the run recorded no spans: the ") +
                            engine_name(scenario.engine) + " engine of study " + study.name +
-                           " keeps no timeline (every study's sim engine does)");
+                           " keeps no timeline (" + kEnginesWithATimeline + ")");
   }
   if (status.ok() && timeline_ptr != nullptr) status = timeline.write(*options.timeline);
   if (!status.ok()) {

@@ -592,8 +592,13 @@ Result<Scenario> parse_and_load(Loader& loader, const std::string& text,
   Result<Scenario> scenario = load_document(loader, overrides);
   if (!scenario.ok() || scenario->quick.empty()) return scenario;
   // [quick] is checked now, on the file as written: a bad key or value there is this file's error, whether
-  // or not this run asked for --quick.
-  const std::vector<Override> with_quick = scenario->quick;
+  // or not this run asked for --quick. A load that applied it (--quick) has just checked it.
+  const std::vector<Override>& with_quick = scenario->quick;
+  const bool applied = std::all_of(with_quick.begin(), with_quick.end(), [&](const Override& q) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const Override& o) { return o.key == q.key && o.value == q.value; });
+  });
+  if (applied) return scenario;
   Loader again;
   again.file = loader.file;
   again.dir = loader.dir;

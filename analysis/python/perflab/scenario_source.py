@@ -16,8 +16,23 @@ SET_ORIGIN = "set="
 
 
 def whole_number(value) -> bool:
-    """An int, or NumPy's (np.int64 from a DataFrame), but not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and type(value).__name__ != "bool_"
+    """An int, or NumPy's (np.int64 from a DataFrame), but not a bool (np.bool_ is no Integral)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def plain(value):
+    """NumPy's numbers and arrays (np.int64, np.bool_, np.ndarray) and ranges as Python's."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    return list(value) if isinstance(value, range) else value
+
+
+def is_number(value) -> bool:
+    """A real number that is not a bool, or a list of them (what a base unit would be added to)."""
+    value = plain(value)
+    if isinstance(value, (list, tuple)):
+        return any(is_number(v) for v in value)
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -50,9 +65,8 @@ def with_base_unit(value, type_name: str):
     unit = BASE_UNITS.get(type_name)
     if unit is None:
         return value
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        value = value.tolist()
-    if isinstance(value, (list, tuple, range)):
+    value = plain(value)
+    if isinstance(value, (list, tuple)):
         return [with_base_unit(v, type_name) for v in value]
     if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
         whole = float(value).is_integer() and abs(value) < 2 ** 53
@@ -80,7 +94,9 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
     if set is not None and not isinstance(set, dict):
         raise ValueError(f"set={set!r} is not valid, expected a dict of overrides, e.g. "
                          "{\"params.prune_threshold\": 2, \"sweep.prefetch_depth\": [0, 1, 500]}")
-    types = knob_types(study_of(scenario, set)) if set or isinstance(scenario, dict) else {}
+    # The knobs' types only when a number may need its unit: a file is loaded here just to name its study.
+    numbers_given = any(is_number(v) for k, v in (set or {}).items() if k.startswith(("params.", "sweep.")))
+    types = knob_types(study_of(scenario, set)) if numbers_given or isinstance(scenario, dict) else {}
     for key, value in (set or {}).items():
         section, _, name = key.partition(".")
         if section in ("params", "sweep"):
@@ -109,10 +125,7 @@ def source_of(scenario, set=None, seeds=None, cases=None) -> ScenarioSource:
 def toml_value(value, key: str, origin: str = DICT_ORIGIN) -> str:
     """One Python value as a TOML value (NumPy's numbers and arrays as Python's); ValueError naming `key` for
     what TOML cannot hold."""
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # np.int64, np.bool_, np.ndarray
-        value = value.tolist()
-    if isinstance(value, range):
-        value = list(value)
+    value = plain(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, numbers.Integral):
